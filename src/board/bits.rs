@@ -1,0 +1,210 @@
+//! Bit-level move generation: legal moves and flips on a pair of bitboards.
+//!
+//! Bit i is square i, A1 = bit 0, H1 = bit 7, A8 = bit 56, H8 = bit 63 (OBF order).
+//! The fast functions here are plain Rust written so that, once inlined into a caller compiled
+//! with `popcnt`/`lzcnt`/`bmi1` enabled (see `search::kernel`), they become single instructions;
+//! compiled without those features they are still correct. `oracle` is the slow, obviously
+//! correct reference the tests compare them against.
+
+/// All squares except the A and H files: stops horizontal/diagonal shifts wrapping around.
+const NOT_EDGE_FILES: u64 = 0x7E7E_7E7E_7E7E_7E7E;
+
+/// Moves in one direction by Kogge–Stone style propagation: `shift` > 0 shifts left
+/// (towards H8), < 0 shifts right. `mask` holds the opponent discs allowed to be jumped.
+#[inline(always)]
+fn dir_moves(p: u64, mask: u64, shift: u32, left: bool) -> u64 {
+    let sh = |x: u64, n: u32| if left { x << n } else { x >> n };
+    let mut t = mask & sh(p, shift);
+    t |= mask & sh(t, shift);
+    let m2 = mask & sh(mask, shift);
+    t |= m2 & sh(t, 2 * shift);
+    t |= m2 & sh(t, 2 * shift);
+    sh(t, shift)
+}
+
+/// Legal moves of the player `p` against the opponent `o`.
+#[inline(always)]
+pub fn moves(p: u64, o: u64) -> u64 {
+    let h = o & NOT_EDGE_FILES;
+    let m = dir_moves(p, h, 1, true)
+        | dir_moves(p, h, 1, false)
+        | dir_moves(p, o, 8, true)
+        | dir_moves(p, o, 8, false)
+        | dir_moves(p, h, 7, true)
+        | dir_moves(p, h, 7, false)
+        | dir_moves(p, h, 9, true)
+        | dir_moves(p, h, 9, false);
+    m & !(p | o)
+}
+
+/// Rays from each square: index `[sq][d]`, d in 0..4 towards higher bits (E, S, SE, SW),
+/// d in 4..8 towards lower bits (W, N, NW, NE). The square itself is excluded.
+static RAYS: [[u64; 8]; 64] = build_rays();
+
+const fn build_rays() -> [[u64; 8]; 64] {
+    // (dx, dy) per direction, in the order documented on RAYS.
+    const DIRS: [(i32, i32); 8] = [(1, 0), (0, 1), (1, 1), (-1, 1), (-1, 0), (0, -1), (-1, -1), (1, -1)];
+    let mut rays = [[0u64; 8]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 8 {
+            let (dx, dy) = DIRS[d];
+            let mut x = (sq % 8) as i32 + dx;
+            let mut y = (sq / 8) as i32 + dy;
+            let mut m = 0u64;
+            while x >= 0 && x < 8 && y >= 0 && y < 8 {
+                m |= 1u64 << (y * 8 + x);
+                x += dx;
+                y += dy;
+            }
+            rays[sq][d] = m;
+            d += 1;
+        }
+        sq += 1;
+    }
+    rays
+}
+
+/// Discs flipped when the player `p` plays on the empty square `sq` against `o`.
+/// Returns 0 when the move flips nothing (is illegal).
+#[inline(always)]
+pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+    let rays = &RAYS[sq & 63];
+    let mut f = 0u64;
+    // Towards higher bits: the first non-opponent square is the lowest set bit of ray & !o.
+    for &ray in &rays[..4] {
+        let blockers = ray & !o;
+        let first = blockers & blockers.wrapping_neg();
+        let outflank = first & p;
+        let run = outflank.wrapping_sub(1) & ray;
+        f |= if outflank != 0 { run } else { 0 };
+    }
+    // Towards lower bits: the first non-opponent square is the highest set bit of ray & !o.
+    for &ray in &rays[4..] {
+        let blockers = ray & !o;
+        let top = 63 - (blockers | 1).leading_zeros();
+        let outflank = (1u64 << top) & p & ray;
+        let run = ray & !((outflank << 1).wrapping_sub(1));
+        f |= if outflank != 0 { run } else { 0 };
+    }
+    f
+}
+
+/// Number of discs the player flips on `sq` when every other square is the opponent's
+/// (the last empty square of the game).
+#[inline(always)]
+pub fn last_flip_count(p: u64, sq: usize) -> u32 {
+    let o = !p & !(1u64 << sq);
+    flips(p, o, sq).count_ones()
+}
+
+/// Iterates over the set bits of a bitboard, lowest first, as square indices.
+#[derive(Clone, Copy)]
+pub struct Squares(pub u64);
+
+impl Iterator for Squares {
+    type Item = usize;
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            None
+        } else {
+            let sq = self.0.trailing_zeros() as usize;
+            self.0 &= self.0 - 1;
+            Some(sq)
+        }
+    }
+}
+
+/// Reference implementations: walk square by square. Used as the test oracle only.
+pub mod oracle {
+    const DIRS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)];
+
+    pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
+        if (p | o) >> sq & 1 != 0 {
+            return 0;
+        }
+        let (x0, y0) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut all = 0u64;
+        for (dx, dy) in DIRS {
+            let (mut x, mut y) = (x0 + dx, y0 + dy);
+            let mut run = 0u64;
+            while (0..8).contains(&x) && (0..8).contains(&y) {
+                let b = 1u64 << (y * 8 + x);
+                if o & b != 0 {
+                    run |= b;
+                } else {
+                    if p & b != 0 {
+                        all |= run;
+                    }
+                    break;
+                }
+                x += dx;
+                y += dy;
+            }
+        }
+        all
+    }
+
+    pub fn moves(p: u64, o: u64) -> u64 {
+        (0..64).filter(|&sq| flips(p, o, sq) != 0).fold(0, |m, sq| m | 1u64 << sq)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// xorshift64*: reproducible random positions without a dependency.
+    pub(crate) struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+    }
+
+    fn random_position(rng: &mut Rng) -> (u64, u64) {
+        // Vary density so sparse, dense and nearly full boards all appear.
+        let density = rng.next() % 4;
+        let mut occ = rng.next();
+        for _ in 0..density {
+            occ |= rng.next();
+        }
+        let colour = rng.next();
+        (occ & colour, occ & !colour)
+    }
+
+    #[test]
+    fn fast_equals_oracle_on_random_positions() {
+        let mut rng = Rng(0x0123_4567_89AB_CDEF);
+        for _ in 0..100_000 {
+            let (p, o) = random_position(&mut rng);
+            let m = moves(p, o);
+            assert_eq!(m, oracle::moves(p, o), "moves p={p:#x} o={o:#x}");
+            for sq in 0..64 {
+                if (p | o) >> sq & 1 == 0 {
+                    assert_eq!(flips(p, o, sq), oracle::flips(p, o, sq), "flips p={p:#x} o={o:#x} sq={sq}");
+                }
+            }
+            let e = !(p | o);
+            if e != 0 {
+                let sq = e.trailing_zeros() as usize;
+                let full_o = !p & !(1u64 << sq);
+                assert_eq!(last_flip_count(p, sq), oracle::flips(p, full_o, sq).count_ones());
+            }
+        }
+    }
+
+    #[test]
+    fn start_position_moves() {
+        let p = (1u64 << 28) | (1u64 << 35); // black: e4, d5
+        let o = (1u64 << 27) | (1u64 << 36); // white: d4, e5
+        let m = moves(p, o);
+        // d3 (19), c4 (26), f5 (37), e6 (44)
+        assert_eq!(m, (1 << 19) | (1 << 26) | (1 << 37) | (1 << 44));
+    }
+}

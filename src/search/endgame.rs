@@ -1,0 +1,527 @@
+//! Exact endgame solver (and win/loss/draw mode).
+//!
+//! PVS at the root and along the principal variation, null-window search everywhere else.
+//! Above `SHALLOW_MAX` empties: fastest-first ordering (fewest opponent replies), transposition
+//! table, stability cutoff, and an optional evaluation hook for ordering far from the end.
+//! At `SHALLOW_MAX` empties and below: no move list, squares tried in quadrant-parity order.
+//! The last empty square is scored by a flip count alone.
+
+use super::kernel::Kernel;
+use super::tt::{Store, TranspositionTable};
+use crate::board::bits::{self, Squares};
+use crate::board::stability::stable_discs;
+use crate::board::{Board, Square};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Scores the position for the side to move (higher is better); used to order moves
+/// far from the end. The midgame evaluation implements it.
+pub trait OrderingEval: Sync {
+    fn evaluate(&self, b: &Board) -> i32;
+}
+
+/// Exact score or only win/loss/draw.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum SolveMode {
+    Exact,
+    Wld,
+}
+
+#[derive(Clone, Debug)]
+pub struct SolveResult {
+    /// Exact score in discs (side to move's view); in WLD mode only its sign is meaningful
+    /// (+2 or more = win, 0 = draw, -2 or less = loss) and it is normalised to -1/0/+1.
+    pub score: i32,
+    /// Best move (`Pass` when the side to move must pass); None when the game is over.
+    pub best: Option<Square>,
+    pub pv: Vec<Square>,
+    pub nodes: u64,
+    /// True when the stop flag interrupted the solve: the result is not to be trusted.
+    pub aborted: bool,
+}
+
+/// Tunables of the solver, measured on the FFO set.
+#[derive(Clone, Copy, Debug)]
+pub struct SolverConfig {
+    /// At or below this many empties: parity-ordered search without move list or TT.
+    pub shallow_max: u32,
+    /// At or above this many empties the TT is probed and stored.
+    pub tt_min: u32,
+    /// At or above this many empties the ordering evaluation (if any) is used.
+    pub eval_order_min: u32,
+    /// Stability cutoff is tried when alpha is at least this high.
+    pub stability_alpha_min: i32,
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig {
+            shallow_max: 6,
+            tt_min: 10,
+            eval_order_min: 16,
+            stability_alpha_min: 8,
+        }
+    }
+}
+
+/// State shared by one solve: TT, node counter, stop flag.
+pub(crate) struct Ctx<'a> {
+    pub tt: &'a mut TranspositionTable,
+    pub nodes: u64,
+    pub stop: &'a AtomicBool,
+    pub aborted: bool,
+    pub eval: Option<&'a dyn OrderingEval>,
+    pub cfg: SolverConfig,
+}
+
+impl Ctx<'_> {
+    /// Polled at high empties only: cheap enough, and a stop arrives within milliseconds.
+    #[inline]
+    fn should_stop(&mut self) -> bool {
+        if !self.aborted && self.stop.load(Ordering::Relaxed) {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+}
+
+/// The squares adjacent to each square: a move there can flip only if one holds an opponent.
+static NEIGHBOURS: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (x, y) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut m = 0u64;
+        let mut dy = -1;
+        while dy <= 1 {
+            let mut dx = -1;
+            while dx <= 1 {
+                let (nx, ny) = (x + dx, y + dy);
+                if (dx != 0 || dy != 0) && nx >= 0 && nx < 8 && ny >= 0 && ny < 8 {
+                    m |= 1u64 << (ny * 8 + nx);
+                }
+                dx += 1;
+            }
+            dy += 1;
+        }
+        t[sq] = m;
+        sq += 1;
+    }
+    t
+};
+
+/// The four 4x4 quadrants, for parity ordering.
+const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0F0F_0F0F,
+    0x0000_0000_F0F0_F0F0,
+    0x0F0F_0F0F_0000_0000,
+    0xF0F0_F0F0_0000_0000,
+];
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+
+/// Instantiates the solver's recursive functions, each carrying the given attributes
+/// (`#[target_feature]` for the fast copy). See `search::kernel`.
+macro_rules! endgame_impl {
+    ($(#[$attr:meta])*) => {
+        use super::*;
+
+        /// Squares with an odd number of empties in their quadrant come first.
+        $(#[$attr])*
+        fn parity_order(empties: u64) -> (u64, u64) {
+            let mut odd = 0u64;
+            for q in QUADRANTS {
+                if (empties & q).count_ones() & 1 != 0 {
+                    odd |= q;
+                }
+            }
+            (empties & odd, empties & !odd)
+        }
+
+        /// Score with one empty square `sq`; `p` to move, the opponent owns every other square.
+        $(#[$attr])*
+        fn solve_1(ctx: &mut Ctx, p: u64, sq: usize) -> i32 {
+            ctx.nodes += 1;
+            let pc = p.count_ones() as i32;
+            let n = bits::last_flip_count(p, sq) as i32;
+            if n > 0 {
+                return 2 * (pc + n + 1) - 64;
+            }
+            let n2 = bits::last_flip_count(!p & !(1u64 << sq), sq) as i32;
+            if n2 > 0 {
+                return 2 * (pc - n2) - 64;
+            }
+            let d = 2 * pc - 63;
+            if d > 0 { d + 1 } else { d - 1 }
+        }
+
+        /// Null-window search with 2..=shallow_max empties: parity order, no move list.
+        /// Fail-soft: returns > alpha iff the true score is > alpha.
+        $(#[$attr])*
+        fn nws_shallow(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, empties: u64, n: u32) -> i32 {
+            ctx.nodes += 1;
+            let mut best = -65;
+            let (first, second) = parity_order(empties);
+            for group in [first, second] {
+                for sq in Squares(group) {
+                    if NEIGHBOURS[sq] & o == 0 {
+                        continue;
+                    }
+                    let f = bits::flips(p, o, sq);
+                    if f == 0 {
+                        continue;
+                    }
+                    let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+                    let rest = empties ^ (1u64 << sq);
+                    let s = if n == 2 {
+                        -solve_1(ctx, np, rest.trailing_zeros() as usize)
+                    } else {
+                        -nws_shallow(ctx, np, no, -alpha - 1, rest, n - 1)
+                    };
+                    if s > best {
+                        best = s;
+                        if s > alpha {
+                            return s;
+                        }
+                    }
+                }
+            }
+            if best == -65 {
+                // No move: pass if the opponent can move, else the game is over.
+                if bits::moves(o, p) == 0 {
+                    return Board::new(p, o).final_score();
+                }
+                ctx.nodes -= 1; // the pass is not a node of its own
+                return -nws_shallow(ctx, o, p, -alpha - 1, empties, n);
+            }
+            best
+        }
+
+        /// Weighted opponent mobility after a move: corners count double.
+        $(#[$attr])*
+        fn order_key(ctx: &Ctx, np: u64, no: u64, n: u32) -> i32 {
+            let replies = bits::moves(np, no);
+            let mob = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
+            let mut key = -mob * 1024;
+            if let Some(e) = ctx.eval.filter(|_| n >= ctx.cfg.eval_order_min) {
+                // The evaluation is from the opponent's view after the move.
+                key -= e.evaluate(&Board::new(np, no)) * 16;
+            }
+            key
+        }
+
+        /// Child search dispatch by number of empties.
+        $(#[$attr])*
+        fn nws_child(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+            match n {
+                0 => Board::new(p, o).final_score(),
+                1 => {
+                    let sq = (!(p | o)).trailing_zeros() as usize;
+                    solve_1(ctx, p, sq)
+                }
+                n if n <= ctx.cfg.shallow_max => nws_shallow(ctx, p, o, alpha, !(p | o), n),
+                n => nws_mid(ctx, p, o, alpha, n),
+            }
+        }
+
+        /// Move list sorted best first: (key, square, flips).
+        $(#[$attr])*
+        fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32) -> ([(i32, u8, u64); 32], usize) {
+            let mut list = [(0i32, 0u8, 0u64); 32];
+            let mut len = 0;
+            for sq in Squares(moves) {
+                let f = bits::flips(p, o, sq);
+                let key = if Some(sq) == tt_move {
+                    i32::MAX
+                } else {
+                    order_key(ctx, o ^ f, p ^ f ^ (1u64 << sq), n)
+                };
+                // Insertion keeps the list sorted by decreasing key.
+                let mut i = len;
+                while i > 0 && list[i - 1].0 < key {
+                    list[i] = list[i - 1];
+                    i -= 1;
+                }
+                list[i] = (key, sq as u8, f);
+                len += 1;
+            }
+            (list, len)
+        }
+
+        /// Null-window search above `shallow_max` empties.
+        $(#[$attr])*
+        fn nws_mid(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, n: u32) -> i32 {
+            ctx.nodes += 1;
+            if n >= 14 && ctx.should_stop() {
+                return alpha;
+            }
+            let moves = bits::moves(p, o);
+            if moves == 0 {
+                if bits::moves(o, p) == 0 {
+                    return Board::new(p, o).final_score();
+                }
+                ctx.nodes -= 1;
+                return -nws_mid(ctx, o, p, -alpha - 1, n);
+            }
+            if alpha >= ctx.cfg.stability_alpha_min {
+                let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+                if bound <= alpha {
+                    return bound;
+                }
+            }
+            let board = Board::new(p, o);
+            let use_tt = n >= ctx.cfg.tt_min;
+            let mut tt_move = None;
+            if use_tt && let Some(h) = ctx.tt.probe(&board) {
+                if h.depth == n && h.selectivity == EXACT {
+                    if h.lower > alpha {
+                        return h.lower;
+                    }
+                    if h.upper <= alpha {
+                        return h.upper;
+                    }
+                }
+                tt_move = h.best;
+            }
+            let (list, len) = sorted_moves(ctx, p, o, moves, tt_move, n);
+            let mut best = -65;
+            let mut best_move = None;
+            for &(_, sq, f) in &list[..len] {
+                let sq = sq as usize;
+                let s = -nws_child(ctx, o ^ f, p ^ f ^ (1u64 << sq), -alpha - 1, n - 1);
+                if ctx.aborted {
+                    return alpha;
+                }
+                if s > best {
+                    best = s;
+                    best_move = Some(sq);
+                    if s > alpha {
+                        break;
+                    }
+                }
+            }
+            if use_tt {
+                ctx.tt.store(
+                    &board,
+                    Store { depth: n, selectivity: EXACT, alpha, beta: alpha + 1, score: best, best: best_move },
+                );
+            }
+            best
+        }
+
+        /// Principal-variation search with window (alpha, beta); fills `pv` when the score is
+        /// inside the window.
+        $(#[$attr])*
+        fn pvs(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32, n: u32, pv: &mut Vec<Square>) -> i32 {
+            ctx.nodes += 1;
+            pv.clear();
+            let moves = bits::moves(p, o);
+            if moves == 0 {
+                if bits::moves(o, p) == 0 {
+                    return Board::new(p, o).final_score();
+                }
+                let mut child = Vec::new();
+                let s = -pvs(ctx, o, p, -beta, -alpha, n, &mut child);
+                pv.push(Square::Pass);
+                pv.extend(child);
+                return s;
+            }
+            let board = Board::new(p, o);
+            let tt_move = ctx.tt.probe(&board).and_then(|h| h.best);
+            let (list, len) = sorted_moves(ctx, p, o, moves, tt_move, n);
+            let alpha0 = alpha;
+            let mut alpha = alpha;
+            let mut best = -65;
+            let mut best_move = None;
+            let mut child = Vec::new();
+            for (i, &(_, sq, f)) in list[..len].iter().enumerate() {
+                let sq = sq as usize;
+                let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+                let mut s;
+                if i == 0 {
+                    s = -pvs(ctx, np, no, -beta, -alpha, n - 1, &mut child);
+                } else {
+                    s = -nws_child(ctx, np, no, -alpha - 1, n - 1);
+                    if s > alpha && s < beta && !ctx.aborted {
+                        s = -pvs(ctx, np, no, -beta, -alpha, n - 1, &mut child);
+                    }
+                }
+                if ctx.aborted {
+                    return best.max(alpha);
+                }
+                if s > best {
+                    best = s;
+                    best_move = Some(sq);
+                    pv.clear();
+                    pv.push(Square::At(sq as u8));
+                    pv.extend(child.iter().copied());
+                    if s > alpha {
+                        alpha = s;
+                        if s >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            ctx.tt.store(
+                &board,
+                Store { depth: n, selectivity: EXACT, alpha: alpha0, beta, score: best, best: best_move },
+            );
+            best
+        }
+
+        /// Entry point. Safety: the caller checked that the CPU has this copy's features.
+        #[allow(unused_unsafe)]
+        $(#[$attr])*
+        pub(in crate::search) unsafe fn root(ctx: &mut Ctx, b: Board, alpha: i32, beta: i32, pv: &mut Vec<Square>) -> i32 {
+            pvs(ctx, b.player, b.opponent, alpha, beta, b.empty_count(), pv)
+        }
+    };
+}
+
+/// Selectivity value recorded for exact results (no forward pruning).
+pub const EXACT: u32 = 100;
+
+mod portable {
+    endgame_impl!();
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86v3 {
+    endgame_impl!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+}
+
+/// The solver: owns its TT; one solve at a time.
+pub struct Solver {
+    pub tt: TranspositionTable,
+    pub kernel: Kernel,
+    pub config: SolverConfig,
+}
+
+impl Solver {
+    pub fn new(hash_mb: usize) -> Solver {
+        Solver {
+            tt: TranspositionTable::new(hash_mb),
+            kernel: Kernel::detect(),
+            config: SolverConfig::default(),
+        }
+    }
+
+    /// Solves `b` exactly (or WLD). `stop` aborts the solve (`aborted` is then set).
+    pub fn solve(&mut self, b: &Board, mode: SolveMode, eval: Option<&dyn OrderingEval>, stop: &AtomicBool) -> SolveResult {
+        let (alpha, beta) = match mode {
+            SolveMode::Exact => (-64, 64),
+            SolveMode::Wld => (-1, 1),
+        };
+        self.solve_window(b, alpha, beta, eval, stop, mode)
+    }
+
+    fn solve_window(
+        &mut self,
+        b: &Board,
+        alpha: i32,
+        beta: i32,
+        eval: Option<&dyn OrderingEval>,
+        stop: &AtomicBool,
+        mode: SolveMode,
+    ) -> SolveResult {
+        self.tt.new_search();
+        let mut ctx = Ctx {
+            tt: &mut self.tt,
+            nodes: 0,
+            stop,
+            aborted: false,
+            eval,
+            cfg: self.config,
+        };
+        let mut pv = Vec::new();
+        // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
+        let score = match self.kernel {
+            Kernel::Portable => unsafe { portable::root(&mut ctx, *b, alpha, beta, &mut pv) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::X86V3 => unsafe { x86v3::root(&mut ctx, *b, alpha, beta, &mut pv) },
+        };
+        let score = match mode {
+            SolveMode::Exact => score,
+            SolveMode::Wld => score.signum(),
+        };
+        SolveResult {
+            score,
+            best: pv.first().copied(),
+            pv,
+            nodes: ctx.nodes,
+            aborted: ctx.aborted,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_position;
+
+    /// Plain negamax over every line: the oracle for small positions.
+    fn minimax(b: Board) -> i32 {
+        let m = b.moves();
+        if m == 0 {
+            if b.pass().moves() == 0 {
+                return b.final_score();
+            }
+            return -minimax(b.pass());
+        }
+        Squares(m).map(|sq| -minimax(b.play(sq).expect("legal"))).max().unwrap_or(-64)
+    }
+
+    #[test]
+    fn matches_minimax_on_random_endgames() {
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(4);
+        let mut seed = 12345u64;
+        for game in 0..200 {
+            // Random game down to 9..=11 empties.
+            let mut b = Board::START;
+            let target = 9 + game % 3;
+            while b.empty_count() > target && !b.is_game_over() {
+                let m = b.moves();
+                if m == 0 {
+                    b = b.pass();
+                    continue;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let k = (seed >> 33) as u32 % m.count_ones();
+                let sq = Squares(m).nth(k as usize).unwrap_or(0);
+                b = b.play(sq).expect("legal");
+            }
+            let exact = minimax(b);
+            for kernel in [Kernel::Portable, Kernel::detect()] {
+                solver.kernel = kernel;
+                solver.tt.clear();
+                let r = solver.solve(&b, SolveMode::Exact, None, &stop);
+                assert_eq!(r.score, exact, "{b:?} kernel {kernel:?}");
+                let w = solver.solve(&b, SolveMode::Wld, None, &stop);
+                assert_eq!(w.score, exact.signum());
+                // The PV replays to a finished game with the announced score.
+                let mut cur = b;
+                let mut sign = 1;
+                for mv in &r.pv {
+                    cur = match mv {
+                        Square::Pass => cur.pass(),
+                        Square::At(sq) => cur.play(*sq as usize).expect("pv move legal"),
+                    };
+                    sign = -sign;
+                }
+                assert!(cur.is_game_over() || r.pv.is_empty());
+                if !r.pv.is_empty() {
+                    assert_eq!(sign * cur.final_score(), exact);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stop_flag_aborts() {
+        let stop = AtomicBool::new(true);
+        let mut solver = Solver::new(1);
+        let pos = parse_position("--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O").expect("ffo 43");
+        let r = solver.solve(&pos.board, SolveMode::Exact, None, &stop);
+        assert!(r.aborted);
+    }
+}

@@ -1,0 +1,44 @@
+//! Run-time choice of the instruction set the hot search code is compiled for.
+//!
+//! The search is written once (as a macro body) and instantiated twice: a portable copy and,
+//! on x86-64, a copy whose functions carry `#[target_feature]` for POPCNT/LZCNT/BMI1/BMI2/AVX2.
+//! The bit routines of `board::bits` inline into either copy. The choice is made at run time
+//! with `is_x86_feature_detected!`, so one binary runs on every x86-64 and uses the fast
+//! instructions where they exist.
+
+/// Which compiled copy of the search to use.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kernel {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    X86V3,
+}
+
+impl Kernel {
+    /// The fastest kernel this CPU supports. `OXELLO_KERNEL=portable` forces the plain one.
+    pub fn detect() -> Kernel {
+        if std::env::var("OXELLO_KERNEL").is_ok_and(|v| v == "portable") {
+            return Kernel::Portable;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("popcnt")
+                && std::arch::is_x86_feature_detected!("lzcnt")
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("avx2")
+            {
+                return Kernel::X86V3;
+            }
+        }
+        Kernel::Portable
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kernel::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Kernel::X86V3 => "x86-64-v3 (popcnt, lzcnt, bmi2, avx2)",
+        }
+    }
+}
