@@ -37,6 +37,17 @@ pub fn moves(p: u64, o: u64) -> u64 {
     m & !(p | o)
 }
 
+/// Squares adjacent (8-neighbourhood) to any disc of `x`, `x` itself possibly included.
+#[inline(always)]
+pub fn adjacent(x: u64) -> u64 {
+    let h = ((x << 1) & 0xFEFE_FEFE_FEFE_FEFE) | ((x >> 1) & NOT_EDGE_FILES_H);
+    let xh = x | h;
+    h | (xh << 8) | (xh >> 8)
+}
+
+/// All squares except the H file: stops right shifts wrapping.
+const NOT_EDGE_FILES_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+
 /// Rays from each square: index `[sq][d]`, d in 0..4 towards higher bits (E, S, SE, SW),
 /// d in 4..8 towards lower bits (W, N, NW, NE). The square itself is excluded.
 static RAYS: [[u64; 8]; 64] = build_rays();

@@ -48,6 +48,8 @@ pub struct SolverConfig {
     pub tt_min: u32,
     /// At or above this many empties the ordering evaluation (if any) is used.
     pub eval_order_min: u32,
+    /// At or above this many empties, enhanced transposition cutoff is tried.
+    pub etc_min: u32,
     /// Stability cutoff is tried when alpha is at least this high.
     pub stability_alpha_min: i32,
 }
@@ -56,9 +58,10 @@ impl Default for SolverConfig {
     fn default() -> Self {
         SolverConfig {
             shallow_max: 6,
-            tt_min: 10,
+            tt_min: 8,
             eval_order_min: 16,
-            stability_alpha_min: 8,
+            etc_min: 12,
+            stability_alpha_min: 0,
         }
     }
 }
@@ -117,6 +120,9 @@ const QUADRANTS: [u64; 4] = [
     0xF0F0_F0F0_0000_0000,
 ];
 const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// A sorted move list: (ordering key, square, flips). 32 is more than any position's moves.
+type MoveList = [(i32, u8, u64); 32];
+const POT_WEIGHT: i32 = 256;
 
 /// Instantiates the solver's recursive functions, each carrying the given attributes
 /// (`#[target_feature]` for the fast copy). See `search::kernel`.
@@ -195,12 +201,14 @@ macro_rules! endgame_impl {
             best
         }
 
-        /// Weighted opponent mobility after a move: corners count double.
+        /// Fastest-first key of a move: fewest (corner-weighted) opponent replies first, then
+        /// fewest empty squares next to our discs (the opponent's potential mobility).
         $(#[$attr])*
         fn order_key(ctx: &Ctx, np: u64, no: u64, n: u32) -> i32 {
             let replies = bits::moves(np, no);
             let mob = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
-            let mut key = -mob * 1024;
+            let pot = (bits::adjacent(no) & !(np | no)).count_ones() as i32;
+            let mut key = -mob * 1024 - pot * POT_WEIGHT;
             if let Some(e) = ctx.eval.filter(|_| n >= ctx.cfg.eval_order_min) {
                 // The evaluation is from the opponent's view after the move.
                 key -= e.evaluate(&Board::new(np, no)) * 16;
@@ -224,8 +232,7 @@ macro_rules! endgame_impl {
 
         /// Move list sorted best first: (key, square, flips).
         $(#[$attr])*
-        fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32) -> ([(i32, u8, u64); 32], usize) {
-            let mut list = [(0i32, 0u8, 0u64); 32];
+        fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32, list: &mut MoveList) -> usize {
             let mut len = 0;
             for sq in Squares(moves) {
                 let f = bits::flips(p, o, sq);
@@ -243,7 +250,25 @@ macro_rules! endgame_impl {
                 list[i] = (key, sq as u8, f);
                 len += 1;
             }
-            (list, len)
+            len
+        }
+
+        /// Enhanced transposition cutoff: a child whose stored upper bound already proves
+        /// a score above alpha cuts before any child is searched.
+        $(#[$attr])*
+        fn etc(ctx: &Ctx, p: u64, o: u64, moves: u64, alpha: i32, n: u32) -> Option<i32> {
+            for sq in Squares(moves) {
+                let f = bits::flips(p, o, sq);
+                let child = Board::new(o ^ f, p ^ f ^ (1u64 << sq));
+                if let Some(h) = ctx.tt.probe(&child)
+                    && h.depth == n - 1
+                    && h.selectivity == EXACT
+                    && -h.upper > alpha
+                {
+                    return Some(-h.upper);
+                }
+            }
+            None
         }
 
         /// Null-window search above `shallow_max` empties.
@@ -281,7 +306,13 @@ macro_rules! endgame_impl {
                 }
                 tt_move = h.best;
             }
-            let (list, len) = sorted_moves(ctx, p, o, moves, tt_move, n);
+            if n >= ctx.cfg.etc_min
+                && let Some(s) = etc(ctx, p, o, moves, alpha, n)
+            {
+                return s;
+            }
+            let mut list = [(0i32, 0u8, 0u64); 32];
+            let len = sorted_moves(ctx, p, o, moves, tt_move, n, &mut list);
             let mut best = -65;
             let mut best_move = None;
             for &(_, sq, f) in &list[..len] {
@@ -326,7 +357,8 @@ macro_rules! endgame_impl {
             }
             let board = Board::new(p, o);
             let tt_move = ctx.tt.probe(&board).and_then(|h| h.best);
-            let (list, len) = sorted_moves(ctx, p, o, moves, tt_move, n);
+            let mut list = [(0i32, 0u8, 0u64); 32];
+            let len = sorted_moves(ctx, p, o, moves, tt_move, n, &mut list);
             let alpha0 = alpha;
             let mut alpha = alpha;
             let mut best = -65;
@@ -339,6 +371,8 @@ macro_rules! endgame_impl {
                 if i == 0 {
                     s = -pvs(ctx, np, no, -beta, -alpha, n - 1, &mut child);
                 } else {
+                    // Without a re-search the child's line is unknown: no stale PV.
+                    child.clear();
                     s = -nws_child(ctx, np, no, -alpha - 1, n - 1);
                     if s > alpha && s < beta && !ctx.aborted {
                         s = -pvs(ctx, np, no, -beta, -alpha, n - 1, &mut child);
@@ -371,8 +405,28 @@ macro_rules! endgame_impl {
         /// Entry point. Safety: the caller checked that the CPU has this copy's features.
         #[allow(unused_unsafe)]
         $(#[$attr])*
-        pub(in crate::search) unsafe fn root(ctx: &mut Ctx, b: Board, alpha: i32, beta: i32, pv: &mut Vec<Square>) -> i32 {
-            pvs(ctx, b.player, b.opponent, alpha, beta, b.empty_count(), pv)
+        pub(in crate::search) unsafe fn root(ctx: &mut Ctx, b: Board, alpha: i32, beta: i32, guess: i32, pv: &mut Vec<Square>) -> i32 {
+            let n = b.empty_count();
+            // Null-window probes (as MTD(f)) narrow [lo, hi] around the guess; the TT they fill
+            // makes the final PV search within the narrowed window cheap.
+            let (mut lo, mut hi) = (alpha, beta);
+            let mut g = guess;
+            while hi - lo > 2 && n > ctx.cfg.shallow_max {
+                g = g.clamp(lo + 1, hi - 1);
+                let t = if g % 2 == 0 { g - 1 } else { g };
+                let s = nws_mid(ctx, b.player, b.opponent, t, n);
+                if ctx.aborted {
+                    return s;
+                }
+                if s > t {
+                    lo = lo.max(s - 1);
+                    g = s + 1;
+                } else {
+                    hi = hi.min(s + 1);
+                    g = s - 1;
+                }
+            }
+            pvs(ctx, b.player, b.opponent, lo, hi, n, pv)
         }
     };
 }
@@ -408,7 +462,7 @@ impl Solver {
     /// Solves `b` exactly (or WLD). `stop` aborts the solve (`aborted` is then set).
     pub fn solve(&mut self, b: &Board, mode: SolveMode, eval: Option<&dyn OrderingEval>, stop: &AtomicBool) -> SolveResult {
         let (alpha, beta) = match mode {
-            SolveMode::Exact => (-64, 64),
+            SolveMode::Exact => (-65, 65),
             SolveMode::Wld => (-1, 1),
         };
         self.solve_window(b, alpha, beta, eval, stop, mode)
@@ -435,9 +489,9 @@ impl Solver {
         let mut pv = Vec::new();
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
         let score = match self.kernel {
-            Kernel::Portable => unsafe { portable::root(&mut ctx, *b, alpha, beta, &mut pv) },
+            Kernel::Portable => unsafe { portable::root(&mut ctx, *b, alpha, beta, 0, &mut pv) },
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86V3 => unsafe { x86v3::root(&mut ctx, *b, alpha, beta, &mut pv) },
+            Kernel::X86V3 => unsafe { x86v3::root(&mut ctx, *b, alpha, beta, 0, &mut pv) },
         };
         let score = match mode {
             SolveMode::Exact => score,
