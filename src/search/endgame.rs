@@ -12,6 +12,7 @@ use crate::board::bits::{self, Squares};
 use crate::board::stability::stable_discs;
 use crate::board::{Board, Square};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// Scores the position for the side to move (higher is better); used to order moves
 /// far from the end. The midgame evaluation implements it.
@@ -71,6 +72,8 @@ pub(crate) struct Ctx<'a> {
     pub tt: &'a mut TranspositionTable,
     pub nodes: u64,
     pub stop: &'a AtomicBool,
+    /// Abort when this instant passes (time-limited searches).
+    pub deadline: Option<Instant>,
     pub aborted: bool,
     pub eval: Option<&'a dyn OrderingEval>,
     pub cfg: SolverConfig,
@@ -80,7 +83,7 @@ impl Ctx<'_> {
     /// Polled at high empties only: cheap enough, and a stop arrives within milliseconds.
     #[inline]
     fn should_stop(&mut self) -> bool {
-        if !self.aborted && self.stop.load(Ordering::Relaxed) {
+        if !self.aborted && (self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)) {
             self.aborted = true;
         }
         self.aborted
@@ -402,6 +405,13 @@ macro_rules! endgame_impl {
             best
         }
 
+        /// Null-window entry (is the score above `alpha`?). Safety: as `root`.
+        #[allow(unused_unsafe)]
+        $(#[$attr])*
+        pub(in crate::search) unsafe fn null_window(ctx: &mut Ctx, b: Board, alpha: i32) -> i32 {
+            nws_child(ctx, b.player, b.opponent, alpha, b.empty_count())
+        }
+
         /// Entry point. Safety: the caller checked that the CPU has this copy's features.
         #[allow(unused_unsafe)]
         $(#[$attr])*
@@ -461,39 +471,70 @@ impl Solver {
 
     /// Solves `b` exactly (or WLD). `stop` aborts the solve (`aborted` is then set).
     pub fn solve(&mut self, b: &Board, mode: SolveMode, eval: Option<&dyn OrderingEval>, stop: &AtomicBool) -> SolveResult {
-        let (alpha, beta) = match mode {
+        self.solve_with(
+            b,
+            &SolveParams {
+                mode,
+                guess: 0,
+                eval,
+                deadline: None,
+            },
+            stop,
+        )
+    }
+
+    /// Null-window exact test: a fail-soft score, above `alpha` iff the true score is. The TT is
+    /// kept from earlier calls (a midgame search calls this at many leaves).
+    pub fn null_window(&mut self, b: &Board, alpha: i32, stop: &AtomicBool, deadline: Option<Instant>) -> SolveResult {
+        let mut ctx = Ctx {
+            tt: &mut self.tt,
+            nodes: 0,
+            stop,
+            deadline,
+            aborted: false,
+            eval: None,
+            cfg: self.config,
+        };
+        // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
+        let score = match self.kernel {
+            Kernel::Portable => unsafe { portable::null_window(&mut ctx, *b, alpha) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::X86V3 => unsafe { x86v3::null_window(&mut ctx, *b, alpha) },
+        };
+        SolveResult {
+            score,
+            best: None,
+            pv: Vec::new(),
+            nodes: ctx.nodes,
+            aborted: ctx.aborted,
+        }
+    }
+
+    /// Solves with a first guess of the score (e.g. a midgame search's) and an optional deadline.
+    pub fn solve_with(&mut self, b: &Board, params: &SolveParams, stop: &AtomicBool) -> SolveResult {
+        let (alpha, beta) = match params.mode {
             SolveMode::Exact => (-65, 65),
             SolveMode::Wld => (-1, 1),
         };
-        self.solve_window(b, alpha, beta, eval, stop, mode)
-    }
-
-    fn solve_window(
-        &mut self,
-        b: &Board,
-        alpha: i32,
-        beta: i32,
-        eval: Option<&dyn OrderingEval>,
-        stop: &AtomicBool,
-        mode: SolveMode,
-    ) -> SolveResult {
         self.tt.new_search();
         let mut ctx = Ctx {
             tt: &mut self.tt,
             nodes: 0,
             stop,
+            deadline: params.deadline,
             aborted: false,
-            eval,
+            eval: params.eval,
             cfg: self.config,
         };
         let mut pv = Vec::new();
+        let guess = params.guess;
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
         let score = match self.kernel {
-            Kernel::Portable => unsafe { portable::root(&mut ctx, *b, alpha, beta, 0, &mut pv) },
+            Kernel::Portable => unsafe { portable::root(&mut ctx, *b, alpha, beta, guess, &mut pv) },
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86V3 => unsafe { x86v3::root(&mut ctx, *b, alpha, beta, 0, &mut pv) },
+            Kernel::X86V3 => unsafe { x86v3::root(&mut ctx, *b, alpha, beta, guess, &mut pv) },
         };
-        let score = match mode {
+        let score = match params.mode {
             SolveMode::Exact => score,
             SolveMode::Wld => score.signum(),
         };
@@ -505,6 +546,15 @@ impl Solver {
             aborted: ctx.aborted,
         }
     }
+}
+
+/// Options of one solve beyond the position.
+pub struct SolveParams<'a> {
+    pub mode: SolveMode,
+    /// Expected score: the null-window probes start there.
+    pub guess: i32,
+    pub eval: Option<&'a dyn OrderingEval>,
+    pub deadline: Option<Instant>,
 }
 
 #[cfg(test)]

@@ -1,5 +1,8 @@
-//! Search: endgame solver, transposition table, kernel selection.
+//! Search: midgame PVS/MTD(f), exact endgame solver, transposition table, levels, kernel choice.
 
 pub mod endgame;
 pub mod kernel;
+pub mod levels;
+pub mod midgame;
+pub mod request;
 pub mod tt;

@@ -1,0 +1,119 @@
+//! The level table (`params/levels.txt`): level -> midgame depth, exact and WLD solve empties.
+
+use std::fmt;
+use std::path::Path;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Level {
+    pub depth: u32,
+    pub exact_empties: u32,
+    pub wld_empties: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct Levels {
+    table: Vec<Level>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LevelsError {
+    pub file: String,
+    pub line: usize,
+    pub problem: String,
+}
+
+impl fmt::Display for LevelsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.problem)
+    }
+}
+
+impl std::error::Error for LevelsError {}
+
+const EMBEDDED: &str = include_str!("../../params/levels.txt");
+
+impl Levels {
+    /// The table shipped in the binary.
+    pub fn embedded() -> Result<Levels, LevelsError> {
+        Levels::parse(EMBEDDED, "params/levels.txt (embedded)")
+    }
+
+    pub fn load(path: &Path) -> Result<Levels, LevelsError> {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| LevelsError {
+            file: name.clone(),
+            line: 0,
+            problem: format!("cannot read: {e}"),
+        })?;
+        Levels::parse(&text, &name)
+    }
+
+    /// Parses the table: levels 0..=60 in order, one line each, `#` comments.
+    pub fn parse(text: &str, file: &str) -> Result<Levels, LevelsError> {
+        let err = |line: usize, problem: String| LevelsError {
+            file: file.to_string(),
+            line,
+            problem,
+        };
+        let mut table = Vec::new();
+        for (i, raw) in text.lines().enumerate() {
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let nums: Result<Vec<u32>, _> = line.split_whitespace().map(str::parse::<u32>).collect();
+            let nums = nums.map_err(|e| err(i + 1, format!("not a number: {e}")))?;
+            let [level, depth, exact, wld] = nums[..] else {
+                return Err(err(i + 1, format!("expected 4 numbers, found {}", nums.len())));
+            };
+            if level as usize != table.len() {
+                return Err(err(i + 1, format!("level {level} out of order (expected {})", table.len())));
+            }
+            if depth > 60 || exact > 60 || wld > 60 || wld < exact {
+                return Err(err(i + 1, "values must be at most 60 and wld >= exact".into()));
+            }
+            table.push(Level {
+                depth,
+                exact_empties: exact,
+                wld_empties: wld,
+            });
+        }
+        if table.len() != 61 {
+            return Err(err(
+                text.lines().count(),
+                format!("expected levels 0..=60, found {}", table.len()),
+            ));
+        }
+        Ok(Levels { table })
+    }
+
+    /// The level's settings (levels above 60 are clamped).
+    pub fn get(&self, level: u32) -> Level {
+        self.table[(level as usize).min(self.table.len() - 1)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_table_is_valid() {
+        let l = Levels::embedded().expect("embedded levels");
+        assert_eq!(l.get(0).depth, 0);
+        assert_eq!(l.get(60).exact_empties, 60);
+        assert_eq!(l.get(99), l.get(60));
+    }
+
+    #[test]
+    fn bad_tables_name_the_line() {
+        let e = Levels::parse("0 0 0 0\n1 1 x 2\n", "t").expect_err("bad number");
+        assert_eq!((e.file.as_str(), e.line), ("t", 2));
+        let e = Levels::parse("0 0 0 0\n2 1 2 2\n", "t").expect_err("order");
+        assert!(e.problem.contains("out of order"));
+        let e = Levels::parse("0 0 0\n", "t").expect_err("short");
+        assert!(e.problem.contains("expected 4 numbers"));
+        let e = Levels::parse("0 0 0 0\n", "t").expect_err("truncated");
+        assert!(e.problem.contains("levels 0..=60"));
+    }
+}

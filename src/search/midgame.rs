@@ -1,0 +1,656 @@
+//! Midgame search: iterative deepening over negamax PVS (NegaScout) with aspiration windows or
+//! MTD(f) at the root, a transposition table, eval-based move ordering, and a hand-off to the
+//! exact endgame solver when the remaining empties are within the requested solve depth.
+
+use super::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
+use super::request::{DepthKind, Driver, SearchInfo, SearchRequest, SearchResult};
+use super::tt::{Store, TranspositionTable};
+use crate::board::bits::{self, Squares};
+use crate::board::{Board, Square};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Selectivity recorded in the TT for full-width (non-pruned) midgame results.
+const FULL_WIDTH: u32 = 100;
+/// Scores are discs; anything outside this range is a bound sentinel.
+const INF: i32 = 65;
+/// Half-width of the first aspiration window at the root, in discs.
+const ASPIRATION: i32 = 3;
+/// At this remaining depth and above, moves are ordered by a shallow search.
+const SHALLOW_ORDER_DEPTH: u32 = 5;
+/// Nodes between two checks of the clock and the stop flag.
+const POLL_INTERVAL: u64 = 4096;
+
+/// The engine's search: owns the transposition tables; one search at a time.
+pub struct Searcher {
+    tt: TranspositionTable,
+    solver: Solver,
+}
+
+/// Per-search state shared by the recursive functions.
+struct Run<'a> {
+    tt: &'a mut TranspositionTable,
+    solver: &'a mut Solver,
+    eval: &'a dyn OrderingEval,
+    stop: &'a AtomicBool,
+    start: Instant,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    nodes: u64,
+    aborted: bool,
+}
+
+impl Searcher {
+    pub fn new(hash_mb: usize) -> Searcher {
+        // The endgame solver gets its own table, a quarter of the budget.
+        Searcher {
+            tt: TranspositionTable::new(hash_mb.max(4) * 3 / 4),
+            solver: Solver::new(hash_mb.max(4) / 4),
+        }
+    }
+
+    /// Forgets everything learned (new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.solver.tt.clear();
+    }
+
+    /// Runs a search. Progress goes to `report` after every iteration; `stop` aborts promptly and
+    /// the best move found so far is still returned.
+    pub fn run(
+        &mut self,
+        req: &SearchRequest,
+        eval: &dyn OrderingEval,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.tt.new_search();
+        let start = Instant::now();
+        let mut run = Run {
+            tt: &mut self.tt,
+            solver: &mut self.solver,
+            eval,
+            stop,
+            start,
+            deadline: req.limits.time.map(|t| start + t),
+            node_limit: req.limits.nodes,
+            nodes: 0,
+            aborted: false,
+        };
+        let b = req.board;
+        if b.moves() == 0 {
+            if b.pass().moves() == 0 {
+                let score = b.final_score();
+                return SearchResult {
+                    best: None,
+                    score,
+                    kind: DepthKind::Exact,
+                    nodes: 0,
+                    time: start.elapsed(),
+                    pv: Vec::new(),
+                };
+            }
+            // Forced pass: search the opponent's position and present it from our side.
+            let mut flipped = |i: &SearchInfo| {
+                let mut pv = vec![Square::Pass];
+                pv.extend(i.pv.iter().copied());
+                report(&SearchInfo {
+                    score: -i.score,
+                    pv,
+                    ..i.clone()
+                });
+            };
+            let mut r = run.think(&b.pass(), req, &mut flipped);
+            r.score = -r.score;
+            r.pv.insert(0, Square::Pass);
+            r.best = Some(Square::Pass);
+            return r;
+        }
+        run.think(&b, req, report)
+    }
+}
+
+impl Run<'_> {
+    /// Polls the stop flag, the clock and the node budget every few thousand nodes.
+    #[inline]
+    fn poll(&mut self) -> bool {
+        if self.nodes % POLL_INTERVAL == 0 && !self.aborted {
+            self.aborted = self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.node_limit.is_some_and(|n| self.nodes >= n);
+        }
+        self.aborted
+    }
+
+    fn evaluate(&self, b: &Board) -> i32 {
+        self.eval.evaluate(b).clamp(-64, 64)
+    }
+
+    /// Exact null-window value from the endgame solver (depth reaches the end of the game).
+    fn solve_nws(&mut self, b: &Board, alpha: i32) -> i32 {
+        let r = self.solver.null_window(b, alpha, self.stop, self.deadline);
+        self.nodes += r.nodes;
+        if r.aborted {
+            self.aborted = true;
+        }
+        r.score
+    }
+
+    /// Moves of `b` ordered best first: TT move, then by a shallow search (deep nodes) or the
+    /// evaluation of the child, with fewer opponent replies breaking ties.
+    fn ordered_moves(&mut self, b: &Board, moves: u64, depth: u32, tt_move: Option<usize>) -> Vec<(i32, usize, Board)> {
+        let mut list: Vec<(i32, usize, Board)> = Squares(moves)
+            .map(|sq| {
+                let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
+                (0, sq, child)
+            })
+            .collect();
+        for item in list.iter_mut() {
+            let child = &item.2;
+            item.0 = if Some(item.1) == tt_move {
+                i32::MAX
+            } else if depth >= 2 {
+                let value = if depth >= SHALLOW_ORDER_DEPTH {
+                    -self.pvs(child, -INF, INF, (depth - 3) / 2, &mut Vec::new())
+                } else {
+                    -self.evaluate(child)
+                };
+                value * 64 - child.moves().count_ones() as i32
+            } else {
+                -(child.moves().count_ones() as i32)
+            };
+        }
+        list.sort_by_key(|item| std::cmp::Reverse(item.0));
+        list
+    }
+
+    /// Null-window search: is the value of `b` (side to move) above `alpha`? Fail-soft.
+    fn nws(&mut self, b: &Board, alpha: i32, depth: u32) -> i32 {
+        self.nodes += 1;
+        if self.poll() {
+            return alpha;
+        }
+        let moves = b.moves();
+        if moves == 0 {
+            if b.pass().moves() == 0 {
+                return b.final_score();
+            }
+            self.nodes -= 1;
+            return -self.nws(&b.pass(), -alpha - 1, depth);
+        }
+        if depth == 0 {
+            return self.evaluate(b);
+        }
+        if depth >= b.empty_count() {
+            return self.solve_nws(b, alpha);
+        }
+        let mut tt_move = None;
+        if let Some(h) = self.tt.probe(b) {
+            if h.depth >= depth && h.selectivity >= FULL_WIDTH {
+                if h.lower > alpha {
+                    return h.lower;
+                }
+                if h.upper <= alpha {
+                    return h.upper;
+                }
+            }
+            tt_move = h.best;
+        }
+        let mut best = -INF;
+        let mut best_move = None;
+        if depth <= 2 {
+            // Near the leaves ordering costs more than it saves: TT move first, then plain order.
+            let first = tt_move.filter(|&m| moves >> m & 1 != 0);
+            let rest = moves & !first.map_or(0, |m| 1u64 << m);
+            for sq in first.into_iter().chain(Squares(rest)) {
+                let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
+                let s = -self.nws(&child, -alpha - 1, depth - 1);
+                if self.aborted {
+                    return alpha;
+                }
+                if s > best {
+                    best = s;
+                    best_move = Some(sq);
+                    if s > alpha {
+                        break;
+                    }
+                }
+            }
+        } else {
+            for (_, sq, child) in self.ordered_moves(b, moves, depth, tt_move) {
+                let s = -self.nws(&child, -alpha - 1, depth - 1);
+                if self.aborted {
+                    return alpha;
+                }
+                if s > best {
+                    best = s;
+                    best_move = Some(sq);
+                    if s > alpha {
+                        break;
+                    }
+                }
+            }
+        }
+        self.tt.store(
+            b,
+            Store {
+                depth,
+                selectivity: FULL_WIDTH,
+                alpha,
+                beta: alpha + 1,
+                score: best,
+                best: best_move,
+            },
+        );
+        best
+    }
+
+    /// Principal-variation search with window (alpha, beta); `pv` receives the line when the
+    /// value is inside the window.
+    fn pvs(&mut self, b: &Board, alpha: i32, beta: i32, depth: u32, pv: &mut Vec<Square>) -> i32 {
+        self.nodes += 1;
+        pv.clear();
+        if self.poll() {
+            return alpha;
+        }
+        let moves = b.moves();
+        if moves == 0 {
+            if b.pass().moves() == 0 {
+                return b.final_score();
+            }
+            self.nodes -= 1;
+            let mut child_pv = Vec::new();
+            let s = -self.pvs(&b.pass(), -beta, -alpha, depth, &mut child_pv);
+            pv.push(Square::Pass);
+            pv.extend(child_pv);
+            return s;
+        }
+        if depth == 0 {
+            return self.evaluate(b);
+        }
+        if depth >= b.empty_count() {
+            // Exact from here: the solver's PV search gives value and line together.
+            let r = self.solver.solve_with(
+                b,
+                &SolveParams {
+                    mode: SolveMode::Exact,
+                    guess: self.evaluate(b),
+                    eval: Some(self.eval),
+                    deadline: self.deadline,
+                },
+                self.stop,
+            );
+            self.nodes += r.nodes;
+            self.aborted |= r.aborted;
+            pv.extend(r.pv);
+            return r.score;
+        }
+        let tt_move = self.tt.probe(b).and_then(|h| h.best);
+        let alpha0 = alpha;
+        let mut alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut child_pv = Vec::new();
+        for (i, (_, sq, child)) in self.ordered_moves(b, moves, depth.max(2), tt_move).into_iter().enumerate() {
+            let mut s;
+            if i == 0 {
+                s = -self.pvs(&child, -beta, -alpha, depth - 1, &mut child_pv);
+            } else {
+                child_pv.clear();
+                s = -self.nws(&child, -alpha - 1, depth - 1);
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.pvs(&child, -beta, -alpha, depth - 1, &mut child_pv);
+                }
+            }
+            if self.aborted {
+                return best.max(alpha0);
+            }
+            if s > best {
+                best = s;
+                best_move = Some(sq);
+                pv.clear();
+                pv.push(Square::At(sq as u8));
+                pv.extend(child_pv.iter().copied());
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.tt.store(
+            b,
+            Store {
+                depth,
+                selectivity: FULL_WIDTH,
+                alpha: alpha0,
+                beta,
+                score: best,
+                best: best_move,
+            },
+        );
+        best
+    }
+
+    /// One root iteration at `depth` by PVS with aspiration windows around `guess`.
+    fn root_pvs(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Vec<Square>) -> i32 {
+        let mut delta = ASPIRATION;
+        let (mut alpha, mut beta) = if depth <= 2 {
+            (-INF, INF)
+        } else {
+            (guess - delta, guess + delta)
+        };
+        loop {
+            let s = self.pvs(b, alpha.max(-INF), beta.min(INF), depth, pv);
+            if self.aborted {
+                return s;
+            }
+            if s <= alpha && alpha > -INF {
+                alpha = (s - delta).max(-INF);
+            } else if s >= beta && beta < INF {
+                beta = (s + delta).min(INF);
+            } else {
+                return s;
+            }
+            delta *= 2;
+        }
+    }
+
+    /// One root iteration at `depth` by MTD(f): null-window probes from `guess` until the
+    /// bounds meet; the PV is read back from the TT.
+    fn root_mtdf(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Vec<Square>) -> i32 {
+        let (mut lower, mut upper) = (-INF, INF);
+        let mut g = guess;
+        while lower < upper {
+            let beta = if g == lower { g + 1 } else { g };
+            g = self.nws(b, beta - 1, depth);
+            if self.aborted {
+                return g;
+            }
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+            }
+        }
+        *pv = self.tt_line(b, depth);
+        g
+    }
+
+    /// Follows the TT's best moves from `b` (at most `depth` moves).
+    fn tt_line(&self, b: &Board, depth: u32) -> Vec<Square> {
+        let mut line = Vec::new();
+        let mut cur = *b;
+        while (line.len() as u32) < depth {
+            if cur.moves() == 0 {
+                if cur.pass().moves() == 0 {
+                    break;
+                }
+                line.push(Square::Pass);
+                cur = cur.pass();
+                continue;
+            }
+            let Some(sq) = self
+                .tt
+                .probe(&cur)
+                .and_then(|h| h.best)
+                .filter(|&m| cur.moves() >> m & 1 != 0)
+            else {
+                break;
+            };
+            line.push(Square::At(sq as u8));
+            cur = cur.play_flips(sq, bits::flips(cur.player, cur.opponent, sq));
+        }
+        line
+    }
+
+    fn info(&self, kind: DepthKind, score: i32, pv: &[Square]) -> SearchInfo {
+        SearchInfo {
+            kind,
+            score,
+            nodes: self.nodes,
+            time: self.start.elapsed(),
+            pv: pv.to_vec(),
+        }
+    }
+
+    fn result(&self, info: SearchInfo) -> SearchResult {
+        SearchResult {
+            best: info.pv.first().copied(),
+            score: info.score,
+            kind: info.kind,
+            nodes: self.nodes,
+            time: self.start.elapsed(),
+            pv: info.pv,
+        }
+    }
+
+    /// Iterative deepening, then (within the solve depth) an exact or WLD solve. `b` has moves.
+    fn think(&mut self, b: &Board, req: &SearchRequest, report: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let empties = b.empty_count();
+        let solve = if empties <= req.exact_empties {
+            Some(SolveMode::Exact)
+        } else if empties <= req.wld_empties {
+            Some(SolveMode::Wld)
+        } else {
+            None
+        };
+        // Before a solve a short midgame search supplies the guess and a fallback move.
+        let max_depth = match solve {
+            Some(_) => req.limits.depth.unwrap_or(60).min(empties.saturating_sub(10).clamp(1, 10)),
+            None => req.limits.depth.unwrap_or(60).min(empties),
+        };
+        let mut last: Option<SearchInfo> = None;
+        let mut guess = self.evaluate(b);
+        for depth in 1..=max_depth.max(1) {
+            let mut pv = Vec::new();
+            let score = match req.driver {
+                Driver::Pvs => self.root_pvs(b, depth, guess, &mut pv),
+                Driver::Mtdf => self.root_mtdf(b, depth, guess, &mut pv),
+            };
+            // A stopped iteration is discarded, except that depth 1 always yields a move.
+            if self.aborted && last.is_some() {
+                break;
+            }
+            if pv.is_empty() {
+                // Only an aborted first iteration can end without a line: take the best-ordered move.
+                let first = self.ordered_moves(b, b.moves(), 1, None).first().map(|m| m.1).unwrap_or(0);
+                pv.push(Square::At(first as u8));
+            }
+            guess = score;
+            let kind = if depth >= empties {
+                DepthKind::Exact
+            } else {
+                DepthKind::Midgame {
+                    depth,
+                    percent: FULL_WIDTH,
+                }
+            };
+            let info = self.info(kind, score, &pv);
+            report(&info);
+            last = Some(info);
+            if self.aborted || kind == DepthKind::Exact {
+                break;
+            }
+            // Do not start an iteration that would most likely be cut off by the clock.
+            if let Some(limit) = self.deadline.map(|d| d.saturating_duration_since(self.start)) {
+                if self.start.elapsed() > limit.mul_f64(0.3) {
+                    break;
+                }
+            }
+        }
+        let mut best = last.unwrap_or_else(|| {
+            self.info(
+                DepthKind::Midgame {
+                    depth: 0,
+                    percent: FULL_WIDTH,
+                },
+                guess,
+                &[],
+            )
+        });
+        if let Some(mode) = solve.filter(|_| !self.aborted && req.limits.depth.is_none_or(|d| d >= empties)) {
+            let r = self.solver.solve_with(
+                b,
+                &SolveParams {
+                    mode,
+                    guess: best.score,
+                    eval: Some(self.eval),
+                    deadline: self.deadline,
+                },
+                self.stop,
+            );
+            self.nodes += r.nodes;
+            if !r.aborted {
+                let kind = if mode == SolveMode::Exact {
+                    DepthKind::Exact
+                } else {
+                    DepthKind::Wld
+                };
+                best = self.info(kind, r.score, &r.pv);
+                report(&best);
+            }
+        }
+        self.result(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::play_transcript;
+    use crate::board::{Board, Position};
+    use crate::search::request::Limits;
+    use std::time::Duration;
+
+    /// A small stand-in evaluation for tests: discs and mobility.
+    struct TestEval;
+    impl OrderingEval for TestEval {
+        fn evaluate(&self, b: &Board) -> i32 {
+            let mob = b.moves().count_ones() as i32 - b.pass().moves().count_ones() as i32;
+            let corners = 0x8100_0000_0000_0081u64;
+            let c = (b.player & corners).count_ones() as i32 - (b.opponent & corners).count_ones() as i32;
+            (mob + 4 * c).clamp(-64, 64)
+        }
+    }
+
+    /// Plain fixed-depth negamax with the same leaf rules: the oracle.
+    fn negamax(b: &Board, depth: u32) -> i32 {
+        let m = b.moves();
+        if m == 0 {
+            if b.pass().moves() == 0 {
+                return b.final_score();
+            }
+            return -negamax(&b.pass(), depth);
+        }
+        if depth == 0 {
+            return TestEval.evaluate(b).clamp(-64, 64);
+        }
+        Squares(m)
+            .map(|sq| -negamax(&b.play(sq).unwrap_or(*b), depth - 1))
+            .max()
+            .unwrap_or(-INF)
+    }
+
+    fn request(b: Board, depth: u32, driver: Driver) -> SearchRequest {
+        SearchRequest {
+            board: b,
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            exact_empties: 0,
+            wld_empties: 0,
+            driver,
+        }
+    }
+
+    fn opening(moves: &str) -> Board {
+        play_transcript(Position::start(), moves)
+            .map(|l| l[l.len() - 1].board)
+            .unwrap_or(Board::START)
+    }
+
+    #[test]
+    fn fixed_depth_value_equals_negamax_for_both_drivers() {
+        let stop = AtomicBool::new(false);
+        for line in ["f5d6c3d3c4", "f5f6e6f4e3", "c4c3d3c5b3"] {
+            let b = opening(line);
+            for depth in 1..=5 {
+                let want = negamax(&b, depth);
+                for driver in [Driver::Pvs, Driver::Mtdf] {
+                    let mut s = Searcher::new(8);
+                    let r = s.run(&request(b, depth, driver), &TestEval, &stop, &mut |_| {});
+                    assert_eq!(r.score, want, "{line} depth {depth} {driver:?}");
+                    // The reported best move achieves the value.
+                    let Some(Square::At(sq)) = r.best else { panic!("no move") };
+                    let child = b.play(sq as usize).expect("legal best move");
+                    assert_eq!(-negamax(&child, depth - 1), want);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn same_search_twice_gives_same_nodes() {
+        let stop = AtomicBool::new(false);
+        let b = opening("f5d6c3d3c4f4f6");
+        let n1 = Searcher::new(8)
+            .run(&request(b, 7, Driver::Pvs), &TestEval, &stop, &mut |_| {})
+            .nodes;
+        let n2 = Searcher::new(8)
+            .run(&request(b, 7, Driver::Pvs), &TestEval, &stop, &mut |_| {})
+            .nodes;
+        assert_eq!(n1, n2);
+    }
+
+    #[test]
+    fn reports_every_iteration_and_stops_promptly() {
+        let stop = AtomicBool::new(false);
+        let b = opening("f5d6c3d3c4");
+        let mut depths = Vec::new();
+        Searcher::new(8).run(&request(b, 6, Driver::Pvs), &TestEval, &stop, &mut |i| depths.push(i.kind));
+        assert_eq!(depths.len(), 6);
+        // A raised stop flag still yields a legal move.
+        let stop = AtomicBool::new(true);
+        let t0 = Instant::now();
+        let mut req = request(b, 30, Driver::Pvs);
+        req.limits.depth = None;
+        let r = Searcher::new(8).run(&req, &TestEval, &stop, &mut |_| {});
+        assert!(t0.elapsed() < Duration::from_millis(200));
+        let Some(Square::At(sq)) = r.best else { panic!("no move") };
+        assert!(b.moves() >> sq & 1 != 0);
+    }
+
+    #[test]
+    fn time_limit_is_respected() {
+        let stop = AtomicBool::new(false);
+        let b = opening("f5d6c3d3c4");
+        let mut req = request(b, 60, Driver::Pvs);
+        req.limits = Limits {
+            time: Some(Duration::from_millis(300)),
+            ..Limits::default()
+        };
+        let t0 = Instant::now();
+        let r = Searcher::new(8).run(&req, &TestEval, &stop, &mut |_| {});
+        assert!(t0.elapsed() < Duration::from_millis(600), "{:?}", t0.elapsed());
+        assert!(r.best.is_some());
+    }
+
+    #[test]
+    fn endgame_hand_off_is_exact() {
+        let stop = AtomicBool::new(false);
+        // FFO #20-39 line 2: 15 empties, best g5 = 0.
+        let pos = crate::board::notation::parse_position("OOOOOOOOXOOXXX--XXOOXOO-XOXOOO--XOOOOX--XOOXOO--XOOOOO--XXXX---- O")
+            .expect("valid");
+        let mut req = request(pos.board, 60, Driver::Pvs);
+        req.limits.depth = None;
+        req.exact_empties = 20;
+        req.wld_empties = 20;
+        let r = Searcher::new(8).run(&req, &TestEval, &stop, &mut |_| {});
+        assert_eq!(r.kind, DepthKind::Exact);
+        assert_eq!(r.score, 0);
+        assert_eq!(r.best, Some(Square::At(38)));
+    }
+}

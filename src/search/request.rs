@@ -1,0 +1,70 @@
+//! What a search is asked to do and what it reports. The search never prints: front-ends turn
+//! these values into text.
+
+use crate::board::{Board, Square};
+use std::time::Duration;
+
+/// When to stop. Every limit that is set applies; the first reached stops the search.
+/// With none set the search runs until the stop flag is raised (or the game is solved).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum midgame depth in plies.
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Time for this move: iterations are not started past about half of it, and the search
+    /// is aborted when it is used up.
+    pub time: Option<Duration>,
+}
+
+/// Root search driver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Driver {
+    /// Principal-variation search with aspiration windows.
+    #[default]
+    Pvs,
+    /// MTD(f): a sequence of null-window searches converging on the value.
+    Mtdf,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    pub board: Board,
+    pub limits: Limits,
+    /// Empties at or below which the position is solved exactly / for win-loss-draw.
+    pub exact_empties: u32,
+    pub wld_empties: u32,
+    pub driver: Driver,
+}
+
+/// The kind of result a reported depth stands for (GUIs show `18`, `100%W`, `100%`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepthKind {
+    /// Midgame search to `depth` plies at selectivity `percent` (100 = no forward pruning).
+    Midgame { depth: u32, percent: u32 },
+    /// Proven win/loss/draw.
+    Wld,
+    /// Exact final score.
+    Exact,
+}
+
+/// One progress report: the result of a finished iteration (or solve).
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    pub kind: DepthKind,
+    /// Side to move's score in discs (WLD: -1, 0, +1 times a sign, see `DepthKind::Wld`).
+    pub score: i32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Square>,
+}
+
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play: `Pass` when the side to move must pass, None when the game is over.
+    pub best: Option<Square>,
+    pub score: i32,
+    pub kind: DepthKind,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Square>,
+}
