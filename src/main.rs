@@ -45,6 +45,40 @@ enum Command {
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
+    /// Generate training games (resumable; appends to OUT).
+    Selfplay {
+        #[arg(long, default_value = "data/selfplay.txt")]
+        out: std::path::PathBuf,
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        /// Random plies at the start of each game (a range).
+        #[arg(long, default_value_t = 8)]
+        random_min: u32,
+        #[arg(long, default_value_t = 24)]
+        random_max: u32,
+        /// Midgame search depth per move.
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+        /// Empties from which the game is played perfectly (exact labels).
+        #[arg(long, default_value_t = 20)]
+        exact: u32,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// Round-0 evaluation for self-play until the trained pattern evaluation lands:
+/// mobility, potential mobility and corners.
+struct Round0Eval;
+impl oxello::search::endgame::OrderingEval for Round0Eval {
+    fn evaluate(&self, b: &Board) -> i32 {
+        let corners = 0x8100_0000_0000_0081u64;
+        let mob = b.moves().count_ones() as i32 - b.pass().moves().count_ones() as i32;
+        let c = (b.player & corners).count_ones() as i32 - (b.opponent & corners).count_ones() as i32;
+        (mob + 3 * c).clamp(-64, 64)
+    }
 }
 
 fn main() -> ExitCode {
@@ -65,6 +99,40 @@ fn main() -> ExitCode {
             board,
         }) => run_perft(depth, pass_policy, board.as_deref()),
         Some(Command::Solve { file, wld, json, hash }) => run_solve(&file, wld, json, hash),
+        Some(Command::Selfplay {
+            out,
+            games,
+            random_min,
+            random_max,
+            depth,
+            exact,
+            threads,
+            seed,
+        }) => {
+            let opts = oxello::tools::selfplay::SelfplayOptions {
+                games,
+                random_plies_min: random_min,
+                random_plies_max: random_max.max(random_min),
+                depth,
+                exact,
+                threads,
+                seed,
+                hash_mb: 16,
+            };
+            if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+                let _ = std::fs::create_dir_all(dir);
+            }
+            match oxello::tools::selfplay::run(&out, &opts, &Round0Eval) {
+                Ok(n) => {
+                    eprintln!("selfplay: {n} games written to {}", out.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("oxello: selfplay: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         None => {
             eprintln!("oxello: no command given; try `oxello --help`");
             ExitCode::from(2)

@@ -1,4 +1,5 @@
 //! Subcommands that run the engine over files and report figures.
 
 pub mod json;
+pub mod selfplay;
 pub mod solve;

@@ -1,0 +1,284 @@
+//! `oxello selfplay`: games from randomised openings for training data.
+//!
+//! Each game: a few random plies, then a fixed-depth search per move until `exact` empties,
+//! then perfect play (exact solver). Positions on the perfect-play part are labelled with their
+//! exact score (`exact`); earlier ones with the final result of the game (`game`). Records are
+//! `<64 squares> <X|O> <score> <kind>`, score from the side to move's view. Each game is
+//! appended as one block headed `# game N`, so a stopped run resumes where it left off.
+
+use crate::board::notation::format_position;
+use crate::board::{Position, Square};
+use crate::search::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
+use crate::search::midgame::Searcher;
+use crate::search::request::{Driver, Limits, SearchRequest};
+use parking_lot::Mutex;
+use std::collections::HashSet;
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+#[derive(Clone, Debug)]
+pub struct SelfplayOptions {
+    pub games: u64,
+    pub random_plies_min: u32,
+    pub random_plies_max: u32,
+    pub depth: u32,
+    pub exact: u32,
+    pub threads: usize,
+    pub seed: u64,
+    pub hash_mb: usize,
+}
+
+/// A reproducible generator per game (splitmix64).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+/// Plays one game and returns its records (without the header).
+pub fn play_game(
+    index: u64,
+    opts: &SelfplayOptions,
+    eval: &dyn OrderingEval,
+    searcher: &mut Searcher,
+    solver: &mut Solver,
+) -> Vec<String> {
+    let stop = AtomicBool::new(false);
+    let mut rng = Rng(opts.seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let span = (opts.random_plies_max.saturating_sub(opts.random_plies_min) + 1) as u64;
+    let random_plies = opts.random_plies_min + rng.below(span) as u32;
+    let mut pos = Position::start();
+    let mut history: Vec<Position> = Vec::new();
+    let mut exact_from: Option<(usize, i32)> = None; // (index in history, exact score there)
+    let mut ply = 0;
+    while !pos.board.is_game_over() {
+        history.push(pos);
+        let b = pos.board;
+        let moves = b.moves();
+        if moves == 0 {
+            pos = pos.pass();
+            continue;
+        }
+        let empties = b.empty_count();
+        let mv = if ply < random_plies {
+            let k = rng.below(moves.count_ones() as u64) as usize;
+            crate::board::bits::Squares(moves).nth(k).unwrap_or(0)
+        } else if empties <= opts.exact {
+            let r = solver.solve_with(
+                &b,
+                &SolveParams {
+                    mode: SolveMode::Exact,
+                    guess: eval.evaluate(&b),
+                    eval: Some(eval),
+                    deadline: None,
+                },
+                &stop,
+            );
+            if exact_from.is_none() {
+                exact_from = Some((history.len() - 1, r.score));
+            }
+            match r.best {
+                Some(Square::At(sq)) => sq as usize,
+                _ => moves.trailing_zeros() as usize,
+            }
+        } else {
+            let req = SearchRequest {
+                board: b,
+                limits: Limits {
+                    depth: Some(opts.depth),
+                    ..Limits::default()
+                },
+                exact_empties: 0,
+                wld_empties: 0,
+                driver: Driver::Pvs,
+            };
+            match searcher.run(&req, eval, &stop, &mut |_| {}).best {
+                Some(Square::At(sq)) => sq as usize,
+                _ => moves.trailing_zeros() as usize,
+            }
+        };
+        pos = pos.play(mv).unwrap_or_else(|| pos.pass());
+        ply += 1;
+    }
+    history.push(pos);
+    // Final result from Black's view, then each position's label from its mover's view.
+    let last = pos;
+    let black_final = match last.to_move {
+        crate::board::Color::Black => last.board.final_score(),
+        crate::board::Color::White => -last.board.final_score(),
+    };
+    let exact_start = exact_from.map_or(usize::MAX, |(i, _)| i);
+    history
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.board.is_game_over() && p.board.moves() != 0)
+        .map(|(i, p)| {
+            let score = match p.to_move {
+                crate::board::Color::Black => black_final,
+                crate::board::Color::White => -black_final,
+            };
+            let kind = if i >= exact_start { "exact" } else { "game" };
+            format!("{} {} {}", format_position(p), score, kind)
+        })
+        .collect()
+}
+
+/// Game indices already present in `path` (complete blocks only: a block counts once its
+/// header and at least one record are there; a torn last line is left for the reader to report).
+fn done_games(path: &Path) -> HashSet<u64> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return HashSet::new();
+    };
+    let mut done = HashSet::new();
+    let mut current: Option<u64> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("# game ") {
+            current = rest.trim().parse().ok();
+        } else if !line.trim().is_empty() {
+            if let Some(g) = current.take() {
+                done.insert(g);
+            }
+        }
+    }
+    done
+}
+
+/// Runs self-play, appending to `out`. Progress goes to stderr.
+pub fn run(out: &Path, opts: &SelfplayOptions, eval: &(dyn OrderingEval + Sync)) -> io::Result<u64> {
+    let done = done_games(out);
+    let todo: Vec<u64> = (0..opts.games).filter(|g| !done.contains(g)).collect();
+    if !done.is_empty() {
+        eprintln!(
+            "selfplay: {} games already in {}, {} to play",
+            done.len(),
+            out.display(),
+            todo.len()
+        );
+    }
+    let file = Mutex::new(OpenOptions::new().create(true).append(true).open(out)?);
+    let next = AtomicU64::new(0);
+    let positions = AtomicU64::new(0);
+    let finished = AtomicU64::new(0);
+    let failed = Mutex::new(None::<io::Error>);
+    let start = Instant::now();
+    let total = todo.len() as u64;
+    std::thread::scope(|scope| {
+        for _ in 0..opts.threads.max(1) {
+            scope.spawn(|| {
+                let mut searcher = Searcher::new(opts.hash_mb);
+                let mut solver = Solver::new(opts.hash_mb);
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= total || failed.lock().is_some() {
+                        break;
+                    }
+                    let g = todo[k as usize];
+                    let records = play_game(g, opts, eval, &mut searcher, &mut solver);
+                    let mut block = format!("# game {g}\n");
+                    for r in &records {
+                        block.push_str(r);
+                        block.push('\n');
+                    }
+                    // One write per game: a stopped run loses at most the game in progress.
+                    if let Err(e) = file.lock().write_all(block.as_bytes()) {
+                        *failed.lock() = Some(e);
+                        break;
+                    }
+                    positions.fetch_add(records.len() as u64, Ordering::Relaxed);
+                    let f = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    progress(f, total, positions.load(Ordering::Relaxed), start);
+                }
+            });
+        }
+    });
+    eprintln!();
+    if let Some(e) = failed.lock().take() {
+        return Err(e);
+    }
+    Ok(finished.load(Ordering::Relaxed))
+}
+
+/// A one-line progress bar on stderr.
+fn progress(done: u64, total: u64, positions: u64, start: Instant) {
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    let rate = done as f64 / secs;
+    let eta = (total - done) as f64 / rate.max(1e-9);
+    let width = 30;
+    let filled = (done * width / total.max(1)) as usize;
+    eprint!(
+        "\r[{}{}] {done}/{total} games, {positions} positions, {rate:.2} games/s, ETA {eta:.0} s   ",
+        "#".repeat(filled),
+        " ".repeat(width as usize - filled)
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::board::notation::parse_position;
+
+    struct Mobility;
+    impl OrderingEval for Mobility {
+        fn evaluate(&self, b: &Board) -> i32 {
+            b.moves().count_ones() as i32 - b.pass().moves().count_ones() as i32
+        }
+    }
+
+    fn opts() -> SelfplayOptions {
+        SelfplayOptions {
+            games: 3,
+            random_plies_min: 10,
+            random_plies_max: 20,
+            depth: 2,
+            exact: 12,
+            threads: 2,
+            seed: 7,
+            hash_mb: 4,
+        }
+    }
+
+    #[test]
+    fn games_are_labelled_consistently_and_resume() {
+        let dir = std::env::temp_dir().join(format!("oxello-selfplay-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let out = dir.join("data.txt");
+        let _ = std::fs::remove_file(&out);
+        let mut o = opts();
+        o.games = 2;
+        assert_eq!(run(&out, &o, &Mobility).expect("selfplay"), 2);
+        o.games = 3;
+        assert_eq!(
+            run(&out, &o, &Mobility).expect("resume"),
+            1,
+            "only the missing game is played"
+        );
+        let text = std::fs::read_to_string(&out).expect("read");
+        assert_eq!(text.lines().filter(|l| l.starts_with("# game")).count(), 3);
+        let stop = AtomicBool::new(false);
+        let mut solver = Solver::new(4);
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(fields.len(), 4, "{line}");
+            let pos = parse_position(line).expect("board");
+            let score: i32 = fields[2].parse().expect("score");
+            if fields[3] == "exact" {
+                assert!(pos.board.empty_count() <= 12);
+                assert_eq!(solver.solve(&pos.board, SolveMode::Exact, None, &stop).score, score, "{line}");
+            } else {
+                assert_eq!(fields[3], "game");
+            }
+        }
+    }
+}
