@@ -1,11 +1,15 @@
 //! The `oxello` command line.
 
 use clap::{Parser, Subcommand};
-use oxello::board::notation::parse_position;
+use oxello::board::notation::{parse_position, play_transcript, render};
 use oxello::board::{Board, Position};
 use oxello::perft::{PassPolicy, perft};
 use oxello::search::endgame::SolveMode;
 use oxello::search::kernel::Kernel;
+use oxello::search::levels::Levels;
+use oxello::search::request::Driver;
+use oxello::tools::analyze::{self, AnalyzeDepth};
+use oxello::tools::bench;
 use oxello::tools::solve::{self, SolveOptions};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -42,6 +46,38 @@ enum Command {
         #[arg(long)]
         json: bool,
         /// Transposition table size in MB.
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
+    /// Score every legal move of a position, best first.
+    Analyze {
+        /// The position: "<64 squares> <X|O>" (default: the start position).
+        #[arg(long)]
+        board: Option<String>,
+        /// Moves played from that position first, e.g. f5d6c3.
+        #[arg(long)]
+        moves: Option<String>,
+        /// Search depth in plies (0 = static evaluation of each resulting position).
+        #[arg(long, conflicts_with = "level")]
+        depth: Option<u32>,
+        /// Level 0-60 (midgame depth and solve empties from params/levels.txt).
+        #[arg(long)]
+        level: Option<u32>,
+        #[arg(long)]
+        json: bool,
+        #[arg(long, value_enum, default_value = "pvs")]
+        driver: Driver,
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
+    /// Fixed-depth search of fixed positions: prints nodes and nodes/s (the search signature).
+    Bench {
+        #[arg(long, default_value_t = 10)]
+        depth: u32,
+        #[arg(long, value_enum, default_value = "pvs")]
+        driver: Driver,
+        #[arg(long)]
+        json: bool,
         #[arg(long, default_value_t = 64)]
         hash: usize,
     },
@@ -133,6 +169,25 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Analyze {
+            board,
+            moves,
+            depth,
+            level,
+            json,
+            driver,
+            hash,
+        }) => run_analyze(board.as_deref(), moves.as_deref(), depth, level, json, driver, hash),
+        Some(Command::Bench {
+            depth,
+            driver,
+            json,
+            hash,
+        }) => {
+            let r = bench::run(depth, driver, &Round0Eval, hash);
+            print!("{}", bench::format(&r, depth, driver, json));
+            ExitCode::SUCCESS
+        }
         None => {
             eprintln!("oxello: no command given; try `oxello --help`");
             ExitCode::from(2)
@@ -161,6 +216,61 @@ fn run_perft(depth: u32, policy: PassPolicy, board: Option<&str>) -> ExitCode {
             n as f64 / s.max(1e-9) / 1e6
         );
     }
+    ExitCode::SUCCESS
+}
+
+fn run_analyze(
+    board: Option<&str>,
+    moves: Option<&str>,
+    depth: Option<u32>,
+    level: Option<u32>,
+    json: bool,
+    driver: Driver,
+    hash: usize,
+) -> ExitCode {
+    let start = match board.map(parse_position) {
+        None => Position::start(),
+        Some(Ok(p)) => p,
+        Some(Err(e)) => {
+            eprintln!("oxello: bad --board: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let pos = match moves.map(|m| play_transcript(start, m)) {
+        None => start,
+        Some(Ok(line)) => *line.last().unwrap_or(&start),
+        Some(Err(e)) => {
+            eprintln!("oxello: bad --moves: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let depth = match depth {
+        Some(d) => AnalyzeDepth {
+            depth: d,
+            exact_empties: 0,
+            wld_empties: 0,
+        },
+        None => {
+            let levels = match Levels::embedded() {
+                Ok(l) => l,
+                Err(e) => {
+                    eprintln!("oxello: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let l = levels.get(level.unwrap_or(10));
+            AnalyzeDepth {
+                depth: l.depth,
+                exact_empties: l.exact_empties,
+                wld_empties: l.wld_empties,
+            }
+        }
+    };
+    if !json {
+        print!("{}", render(&pos));
+    }
+    let result = analyze::analyze(&pos.board, depth, driver, &Round0Eval, hash);
+    print!("{}", analyze::format(&result, json));
     ExitCode::SUCCESS
 }
 

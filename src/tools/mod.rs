@@ -1,5 +1,7 @@
 //! Subcommands that run the engine over files and report figures.
 
+pub mod analyze;
+pub mod bench;
 pub mod json;
 pub mod selfplay;
 pub mod solve;

@@ -1,0 +1,71 @@
+//! `analyze` and `bench` against the real binary.
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+fn field<'a>(line: &'a str, key: &str) -> &'a str {
+    let start = line.find(&format!("\"{key}\":")).map(|i| i + key.len() + 3).unwrap_or(0);
+    let rest = &line[start..];
+    let end = rest.find([',', '}']).unwrap_or(rest.len());
+    rest[..end].trim_matches('"')
+}
+
+#[test]
+fn analyze_scores_every_legal_move_best_first() {
+    let (code, out) = run(&["analyze", "--moves", "f5d6c3", "--depth", "4", "--json"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    let mut moves: Vec<&str> = lines.iter().map(|l| field(l, "move")).collect();
+    moves.sort();
+    assert_eq!(moves, ["d3", "f3", "f4", "g5"]);
+    let scores: Vec<i32> = lines.iter().map(|l| field(l, "score").parse().expect("score")).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{out}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| field(l, "depth") == "4" && field(l, "nodes").parse::<u64>().is_ok())
+    );
+}
+
+#[test]
+fn analyze_depth_zero_and_exact_endgame() {
+    let (code, out) = run(&["analyze", "--depth", "0", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 4);
+    // FFO #20-39 line 1 (6 empties): H5 +6 is best, G6 -2.
+    let b = "XXXOXXXXOXXXXXXXOOXXXXXXOOOXXXXXOOOXXOO-OOOOO---OOOOOOO-OOOOOOO- X";
+    let (code, out) = run(&["analyze", "--board", b, "--level", "10", "--json"]);
+    assert_eq!(code, 0);
+    let first = out.lines().next().expect("a move");
+    assert_eq!((field(first, "move"), field(first, "score")), ("h5", "6"), "{out}");
+    assert!(
+        out.lines().any(|l| field(l, "move") == "g6" && field(l, "score") == "-2"),
+        "{out}"
+    );
+}
+
+#[test]
+fn analyze_rejects_bad_input() {
+    assert_eq!(run(&["analyze", "--moves", "f5f5"]).0, 2);
+    assert_eq!(run(&["analyze", "--board", "xyz"]).0, 2);
+}
+
+#[test]
+fn bench_signature_is_deterministic() {
+    let (c1, a) = run(&["bench", "--depth", "6", "--json"]);
+    let (c2, b) = run(&["bench", "--depth", "6", "--json"]);
+    assert_eq!((c1, c2), (0, 0));
+    let nodes = |s: &str| field(s.lines().last().unwrap_or(""), "nodes").to_string();
+    assert_eq!(nodes(&a), nodes(&b));
+    assert!(nodes(&a).parse::<u64>().expect("nodes") > 1000);
+}
