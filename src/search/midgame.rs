@@ -114,7 +114,7 @@ impl Run<'_> {
     /// Polls the stop flag, the clock and the node budget every few thousand nodes.
     #[inline]
     fn poll(&mut self) -> bool {
-        if self.nodes % POLL_INTERVAL == 0 && !self.aborted {
+        if self.nodes.is_multiple_of(POLL_INTERVAL) && !self.aborted {
             self.aborted = self.stop.load(Ordering::Relaxed)
                 || self.deadline.is_some_and(|d| Instant::now() >= d)
                 || self.node_limit.is_some_and(|n| self.nodes >= n);
@@ -474,10 +474,10 @@ impl Run<'_> {
                 break;
             }
             // Do not start an iteration that would most likely be cut off by the clock.
-            if let Some(limit) = self.deadline.map(|d| d.saturating_duration_since(self.start)) {
-                if self.start.elapsed() > limit.mul_f64(0.3) {
-                    break;
-                }
+            if let Some(limit) = self.deadline.map(|d| d.saturating_duration_since(self.start))
+                && self.start.elapsed() > limit.mul_f64(0.3)
+            {
+                break;
             }
         }
         let mut best = last.unwrap_or_else(|| {

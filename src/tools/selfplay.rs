@@ -145,10 +145,10 @@ fn done_games(path: &Path) -> HashSet<u64> {
     for line in text.lines() {
         if let Some(rest) = line.strip_prefix("# game ") {
             current = rest.trim().parse().ok();
-        } else if !line.trim().is_empty() {
-            if let Some(g) = current.take() {
-                done.insert(g);
-            }
+        } else if !line.trim().is_empty()
+            && let Some(g) = current.take()
+        {
+            done.insert(g);
         }
     }
     done
