@@ -3,6 +3,7 @@
 //! exact endgame solver when the remaining empties are within the requested solve depth.
 
 use super::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
+use super::mpc::{self, MpcTable, TO_END};
 use super::request::{DepthKind, Driver, SearchInfo, SearchRequest, SearchResult};
 use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
@@ -20,11 +21,17 @@ const ASPIRATION: i32 = 3;
 const SHALLOW_ORDER_DEPTH: u32 = 5;
 /// Nodes between two checks of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 4096;
+/// ProbCut check searches may themselves use ProbCut only this many levels deep.
+const MAX_MPC_NESTING: u32 = 2;
+/// A selective search hands over to the exact solver at this many empties.
+const SELECTIVE_SOLVE_EMPTIES: u32 = 12;
 
 /// The engine's search: owns the transposition tables; one search at a time.
 pub struct Searcher {
     tt: TranspositionTable,
     solver: Solver,
+    /// Multi-ProbCut parameters (the embedded table unless replaced).
+    pub mpc: MpcTable,
 }
 
 /// Per-search state shared by the recursive functions.
@@ -32,6 +39,11 @@ struct Run<'a> {
     tt: &'a mut TranspositionTable,
     solver: &'a mut Solver,
     eval: &'a dyn OrderingEval,
+    mpc: &'a MpcTable,
+    /// ProbCut threshold t (None: exact alpha-beta) and its confidence percentage.
+    t: Option<f64>,
+    selectivity: u32,
+    mpc_nesting: u32,
     stop: &'a AtomicBool,
     start: Instant,
     deadline: Option<Instant>,
@@ -46,6 +58,7 @@ impl Searcher {
         Searcher {
             tt: TranspositionTable::new(hash_mb.max(4) * 3 / 4),
             solver: Solver::new(hash_mb.max(4) / 4),
+            mpc: MpcTable::embedded().unwrap_or_default(),
         }
     }
 
@@ -70,6 +83,10 @@ impl Searcher {
             tt: &mut self.tt,
             solver: &mut self.solver,
             eval,
+            mpc: &self.mpc,
+            t: mpc::threshold(req.selectivity),
+            selectivity: req.selectivity.min(FULL_WIDTH),
+            mpc_nesting: 0,
             stop,
             start,
             deadline: req.limits.time.map(|t| start + t),
@@ -136,6 +153,44 @@ impl Run<'_> {
         r.score
     }
 
+    /// Does the search reach the end of the game here and hand over to the exact solver?
+    /// A selective search keeps pruning until only a few empties are left.
+    fn solves_exactly(&self, b: &Board, depth: u32) -> bool {
+        let empties = b.empty_count();
+        depth >= empties && (self.t.is_none() || empties <= SELECTIVE_SOLVE_EMPTIES)
+    }
+
+    /// Multi-ProbCut: shallow null-window searches predict whether the `depth` search would
+    /// fail high (v ≥ β) or low (v ≤ α); if one does with the configured confidence, cut.
+    fn probcut(&mut self, b: &Board, alpha: i32, depth: u32) -> Option<i32> {
+        let t = self.t?;
+        if self.mpc_nesting >= MAX_MPC_NESTING {
+            return None;
+        }
+        let empties = b.empty_count();
+        let fit_depth = if depth >= empties { TO_END } else { depth };
+        let checks: Vec<mpc::Fit> = self.mpc.checks(empties, fit_depth).copied().collect();
+        let beta = alpha + 1;
+        for f in checks {
+            self.mpc_nesting += 1;
+            let hi = ((t * f.sigma + beta as f64 - f.b) / f.a).round() as i32;
+            let high = hi <= 64 && self.nws(b, hi - 1, f.check) >= hi;
+            let lo = ((-t * f.sigma + alpha as f64 - f.b) / f.a).round() as i32;
+            let low = !high && lo >= -64 && self.nws(b, lo, f.check) <= lo;
+            self.mpc_nesting -= 1;
+            if self.aborted {
+                return Some(alpha);
+            }
+            if high {
+                return Some(beta);
+            }
+            if low {
+                return Some(alpha);
+            }
+        }
+        None
+    }
+
     /// Moves of `b` ordered best first: TT move, then by a shallow search (deep nodes) or the
     /// evaluation of the child, with fewer opponent replies breaking ties.
     fn ordered_moves(&mut self, b: &Board, moves: u64, depth: u32, tt_move: Option<usize>) -> Vec<(i32, usize, Board)> {
@@ -181,12 +236,12 @@ impl Run<'_> {
         if depth == 0 {
             return self.evaluate(b);
         }
-        if depth >= b.empty_count() {
+        if self.solves_exactly(b, depth) {
             return self.solve_nws(b, alpha);
         }
         let mut tt_move = None;
         if let Some(h) = self.tt.probe(b) {
-            if h.depth >= depth && h.selectivity >= FULL_WIDTH {
+            if h.depth >= depth && h.selectivity >= self.selectivity {
                 if h.lower > alpha {
                     return h.lower;
                 }
@@ -195,6 +250,9 @@ impl Run<'_> {
                 }
             }
             tt_move = h.best;
+        }
+        if let Some(s) = self.probcut(b, alpha, depth) {
+            return s;
         }
         let mut best = -INF;
         let mut best_move = None;
@@ -235,7 +293,7 @@ impl Run<'_> {
             b,
             Store {
                 depth,
-                selectivity: FULL_WIDTH,
+                selectivity: self.selectivity,
                 alpha,
                 beta: alpha + 1,
                 score: best,
@@ -268,7 +326,7 @@ impl Run<'_> {
         if depth == 0 {
             return self.evaluate(b);
         }
-        if depth >= b.empty_count() {
+        if self.solves_exactly(b, depth) {
             // Exact from here: the solver's PV search gives value and line together.
             let r = self.solver.solve_with(
                 b,
@@ -323,7 +381,7 @@ impl Run<'_> {
             b,
             Store {
                 depth,
-                selectivity: FULL_WIDTH,
+                selectivity: self.selectivity,
                 alpha: alpha0,
                 beta,
                 score: best,
@@ -464,7 +522,7 @@ impl Run<'_> {
             } else {
                 DepthKind::Midgame {
                     depth,
-                    percent: FULL_WIDTH,
+                    percent: self.selectivity,
                 }
             };
             let info = self.info(kind, score, &pv);
@@ -490,6 +548,22 @@ impl Run<'_> {
                 &[],
             )
         });
+        // Selective endgame: a ProbCut search to the end first gives a probable result fast.
+        if solve.is_some() && self.t.is_some() && !self.aborted && empties > SELECTIVE_SOLVE_EMPTIES {
+            let mut pv = Vec::new();
+            let score = self.root_pvs(b, empties, best.score, &mut pv);
+            if !self.aborted && !pv.is_empty() {
+                best = self.info(
+                    DepthKind::Midgame {
+                        depth: empties,
+                        percent: self.selectivity,
+                    },
+                    score,
+                    &pv,
+                );
+                report(&best);
+            }
+        }
         if let Some(mode) = solve.filter(|_| !self.aborted && req.limits.depth.is_none_or(|d| d >= empties)) {
             let r = self.solver.solve_with(
                 b,
@@ -563,6 +637,7 @@ mod tests {
             exact_empties: 0,
             wld_empties: 0,
             driver,
+            selectivity: 100,
         }
     }
 

@@ -4,5 +4,6 @@ pub mod endgame;
 pub mod kernel;
 pub mod levels;
 pub mod midgame;
+pub mod mpc;
 pub mod request;
 pub mod tt;

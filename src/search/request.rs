@@ -34,6 +34,8 @@ pub struct SearchRequest {
     pub exact_empties: u32,
     pub wld_empties: u32,
     pub driver: Driver,
+    /// Multi-ProbCut confidence in percent; 100 = no forward pruning (exact alpha-beta).
+    pub selectivity: u32,
 }
 
 /// The kind of result a reported depth stands for (GUIs show `18`, `100%W`, `100%`).

@@ -69,6 +69,7 @@ pub fn analyze(b: &Board, depth: AnalyzeDepth, driver: Driver, eval: &dyn Orderi
                 exact_empties: depth.exact_empties,
                 wld_empties: depth.wld_empties,
                 driver,
+                selectivity: 100,
             };
             let r = searcher.run(&req, eval, &stop, &mut |_| {});
             let mut pv = vec![mv];

@@ -51,6 +51,7 @@ pub fn run(depth: u32, driver: Driver, eval: &dyn OrderingEval, hash_mb: usize) 
             exact_empties: 0,
             wld_empties: 0,
             driver,
+            selectivity: 100,
         };
         let t0 = Instant::now();
         let r = s.run(&req, eval, &stop, &mut |_| {});

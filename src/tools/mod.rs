@@ -3,5 +3,6 @@
 pub mod analyze;
 pub mod bench;
 pub mod json;
+pub mod matchplay;
 pub mod selfplay;
 pub mod solve;

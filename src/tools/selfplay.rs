@@ -102,6 +102,7 @@ pub fn play_game(
                 exact_empties: 0,
                 wld_empties: 0,
                 driver: Driver::Pvs,
+                selectivity: 100,
             };
             match searcher.run(&req, eval, &stop, &mut |_| {}).best {
                 Some(Square::At(sq)) => sq as usize,
