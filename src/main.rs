@@ -7,10 +7,11 @@ use oxello::perft::{PassPolicy, perft};
 use oxello::search::endgame::SolveMode;
 use oxello::search::kernel::Kernel;
 use oxello::search::levels::Levels;
+use oxello::search::mpc::MpcTable;
 use oxello::search::request::Driver;
 use oxello::tools::analyze::{self, AnalyzeDepth};
-use oxello::tools::bench;
 use oxello::tools::solve::{self, SolveOptions};
+use oxello::tools::{bench, fitmpc, probcut_report};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -80,6 +81,56 @@ enum Command {
         json: bool,
         #[arg(long, default_value_t = 64)]
         hash: usize,
+    },
+    /// Fit the Multi-ProbCut parameters on self-play positions and draw the v'-v plots.
+    FitMpc {
+        /// Dataset files (self-play records).
+        #[arg(long, required = true)]
+        data: Vec<std::path::PathBuf>,
+        /// Positions per game stage.
+        #[arg(long, default_value_t = 200)]
+        positions: usize,
+        /// Deepest search fitted.
+        #[arg(long, default_value_t = 10)]
+        max_depth: u32,
+        #[arg(long, default_value = "params/mpc.txt")]
+        out: std::path::PathBuf,
+        #[arg(long, default_value = "params/plots")]
+        plots: std::path::PathBuf,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Reproduce Buro's ProbCut tables (Table 2: node savings; Table 1: tournament).
+    ProbcutReport {
+        /// Only this table (default: both).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+        table: Option<u8>,
+        /// Positions per disc count (Table 2).
+        #[arg(long, default_value_t = 50)]
+        positions: usize,
+        /// Search depth (Table 2).
+        #[arg(long, default_value_t = 12)]
+        depth: u32,
+        /// Games per threshold (Table 1; the paper used 70).
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// Time per move in milliseconds (Table 1).
+        #[arg(long, default_value_t = 100)]
+        time_ms: u64,
+        /// ProbCut threshold t for Table 2.
+        #[arg(long, default_value_t = 1.5)]
+        t: f64,
+        /// Width of the N-best comparison (Table 2).
+        #[arg(long, default_value_t = 3)]
+        nbest: u32,
+        #[arg(long)]
+        json: bool,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Generate training games (resumable; appends to OUT).
     Selfplay {
@@ -188,6 +239,60 @@ fn main() -> ExitCode {
             print!("{}", bench::format(&r, depth, driver, json));
             ExitCode::SUCCESS
         }
+        Some(Command::ProbcutReport {
+            table,
+            positions,
+            depth,
+            games,
+            time_ms,
+            t,
+            nbest,
+            json,
+            threads,
+            seed,
+        }) => {
+            let opts = probcut_report::ReportOptions {
+                positions,
+                depth,
+                games,
+                time_per_move: std::time::Duration::from_millis(time_ms),
+                t,
+                nbest,
+                seed,
+                threads,
+            };
+            let mpc = match MpcTable::embedded() {
+                Ok(m) => m,
+                Err(e) => {
+                    eprintln!("oxello: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            if table != Some(1) {
+                let rows = probcut_report::table2(&opts, &mpc, &Round0Eval, true);
+                if !json {
+                    println!("Table 2: {depth}-ply searches, brute force vs selective, {positions} positions per disc count\n");
+                }
+                print!("{}", probcut_report::format_table2(&rows, json));
+            }
+            if table != Some(2) {
+                let rows = probcut_report::table1(&opts, &Round0Eval, true);
+                if !json {
+                    println!("\nTable 1: ProbCut vs full width at {time_ms} ms per move, {games} games per row\n");
+                }
+                print!("{}", probcut_report::format_table1(&rows, json));
+            }
+            ExitCode::SUCCESS
+        }
+        Some(Command::FitMpc {
+            data,
+            positions,
+            max_depth,
+            out,
+            plots,
+            threads,
+            seed,
+        }) => run_fit_mpc(&data, positions, max_depth, &out, &plots, threads, seed),
         None => {
             eprintln!("oxello: no command given; try `oxello --help`");
             ExitCode::from(2)
@@ -271,6 +376,68 @@ fn run_analyze(
     }
     let result = analyze::analyze(&pos.board, depth, driver, &Round0Eval, hash);
     print!("{}", analyze::format(&result, json));
+    ExitCode::SUCCESS
+}
+
+fn run_fit_mpc(
+    data: &[std::path::PathBuf],
+    per_stage: usize,
+    max_depth: u32,
+    out: &std::path::Path,
+    plots: &std::path::Path,
+    threads: usize,
+    seed: u64,
+) -> ExitCode {
+    let mut positions = Vec::new();
+    for file in data {
+        match std::fs::read_to_string(file) {
+            Ok(text) => {
+                let (p, bad) = fitmpc::read_positions(&text);
+                if bad > 0 {
+                    eprintln!("fit-mpc: {}: {bad} unreadable records skipped", file.display());
+                }
+                positions.extend(p);
+            }
+            Err(e) => {
+                eprintln!("oxello: cannot read {}: {e}", file.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let opts = fitmpc::FitOptions {
+        positions_per_stage: per_stage,
+        max_depth: max_depth.min(14),
+        threads,
+        seed,
+    };
+    let (table, svgs) = fitmpc::run(&positions, &opts, &Round0Eval);
+    let args: Vec<String> = std::env::args().collect();
+    let header = format!(
+        "Multi-ProbCut parameters: v = a*v' + b + e, e ~ N(0, sigma^2), per stage (empties) and depth pair.\n\
+         depth 60 = exact score. Regenerate with: {}",
+        args.join(" ")
+    );
+    if let Err(e) = std::fs::write(out, table.to_text(&header)) {
+        eprintln!("oxello: cannot write {}: {e}", out.display());
+        return ExitCode::from(2);
+    }
+    let _ = std::fs::create_dir_all(plots);
+    for (name, svg) in svgs {
+        if let Err(e) = std::fs::write(plots.join(&name), svg) {
+            eprintln!("oxello: cannot write plot {name}: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    println!(
+        "{:>5} {:>5} {:>5} {:>5} {:>7} {:>7} {:>6} {:>6} {:>6}",
+        "emin", "emax", "d", "d'", "a", "b", "sigma", "r2", "n"
+    );
+    for f in table.fits() {
+        println!(
+            "{:>5} {:>5} {:>5} {:>5} {:>7.3} {:>7.2} {:>6.2} {:>6.3} {:>6}",
+            f.min_empties, f.max_empties, f.depth, f.check, f.a, f.b, f.sigma, f.r2, f.samples
+        );
+    }
     ExitCode::SUCCESS
 }
 

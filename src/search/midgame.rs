@@ -4,7 +4,7 @@
 
 use super::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
 use super::mpc::{self, MpcTable, TO_END};
-use super::request::{DepthKind, Driver, SearchInfo, SearchRequest, SearchResult};
+use super::request::{DepthKind, Driver, Pruning, SearchInfo, SearchRequest, SearchResult};
 use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
 use crate::board::{Board, Square};
@@ -40,8 +40,10 @@ struct Run<'a> {
     solver: &'a mut Solver,
     eval: &'a dyn OrderingEval,
     mpc: &'a MpcTable,
-    /// ProbCut threshold t (None: exact alpha-beta) and its confidence percentage.
+    /// ProbCut threshold t (None: no ProbCut), N-best width, and the confidence percentage
+    /// recorded with results.
     t: Option<f64>,
+    nbest: Option<usize>,
     selectivity: u32,
     mpc_nesting: u32,
     stop: &'a AtomicBool,
@@ -84,8 +86,15 @@ impl Searcher {
             solver: &mut self.solver,
             eval,
             mpc: &self.mpc,
-            t: mpc::threshold(req.selectivity),
-            selectivity: req.selectivity.min(FULL_WIDTH),
+            t: match req.pruning {
+                Pruning::ProbCut { t } => Some(t),
+                _ => None,
+            },
+            nbest: match req.pruning {
+                Pruning::NBest { n } => Some(n.max(1) as usize),
+                _ => None,
+            },
+            selectivity: req.pruning.percent(),
             mpc_nesting: 0,
             stop,
             start,
@@ -157,7 +166,7 @@ impl Run<'_> {
     /// A selective search keeps pruning until only a few empties are left.
     fn solves_exactly(&self, b: &Board, depth: u32) -> bool {
         let empties = b.empty_count();
-        depth >= empties && (self.t.is_none() || empties <= SELECTIVE_SOLVE_EMPTIES)
+        depth >= empties && (self.selectivity >= FULL_WIDTH || empties <= SELECTIVE_SOLVE_EMPTIES)
     }
 
     /// Multi-ProbCut: shallow null-window searches predict whether the `depth` search would
@@ -275,7 +284,8 @@ impl Run<'_> {
                 }
             }
         } else {
-            for (_, sq, child) in self.ordered_moves(b, moves, depth, tt_move) {
+            let width = self.nbest.unwrap_or(usize::MAX);
+            for (_, sq, child) in self.ordered_moves(b, moves, depth, tt_move).into_iter().take(width) {
                 let s = -self.nws(&child, -alpha - 1, depth - 1);
                 if self.aborted {
                     return alpha;
@@ -549,7 +559,7 @@ impl Run<'_> {
             )
         });
         // Selective endgame: a ProbCut search to the end first gives a probable result fast.
-        if solve.is_some() && self.t.is_some() && !self.aborted && empties > SELECTIVE_SOLVE_EMPTIES {
+        if solve.is_some() && self.selectivity < FULL_WIDTH && !self.aborted && empties > SELECTIVE_SOLVE_EMPTIES {
             let mut pv = Vec::new();
             let score = self.root_pvs(b, empties, best.score, &mut pv);
             if !self.aborted && !pv.is_empty() {
@@ -637,7 +647,7 @@ mod tests {
             exact_empties: 0,
             wld_empties: 0,
             driver,
-            selectivity: 100,
+            pruning: Pruning::None,
         }
     }
 

@@ -54,6 +54,23 @@ pub fn threshold(percent: u32) -> Option<f64> {
     Some(inverse_normal(p))
 }
 
+/// Confidence percentage of a threshold: 100·P(|Z| < t), rounded.
+pub fn confidence(t: f64) -> u32 {
+    ((2.0 * normal_cdf(t) - 1.0) * 100.0).round() as u32
+}
+
+/// Φ(x) from the Abramowitz–Stegun 7.1.26 erf approximation (error < 1.5e-7).
+fn normal_cdf(x: f64) -> f64 {
+    let z = x.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * z);
+    let y = 1.0
+        - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t + 0.254_829_592)
+            * t
+            * (-z * z).exp();
+    let erf = if x >= 0.0 { y } else { -y };
+    0.5 * (1.0 + erf)
+}
+
 /// Φ⁻¹(p) by bisection on an erf approximation (Abramowitz–Stegun 7.1.26): plenty for t.
 fn inverse_normal(p: f64) -> f64 {
     let cdf = |x: f64| {
@@ -181,6 +198,8 @@ mod tests {
         assert!((threshold(95).unwrap_or(0.0) - 1.96).abs() < 0.01);
         assert!((threshold(87).unwrap_or(0.0) - 1.51).abs() < 0.01);
         assert!(threshold(100).is_none());
+        assert_eq!(confidence(1.5), 87);
+        assert_eq!(confidence(2.0), 95);
     }
 
     #[test]

@@ -34,8 +34,39 @@ pub struct SearchRequest {
     pub exact_empties: u32,
     pub wld_empties: u32,
     pub driver: Driver,
-    /// Multi-ProbCut confidence in percent; 100 = no forward pruning (exact alpha-beta).
-    pub selectivity: u32,
+    /// Forward pruning: none (exact alpha-beta), Multi-ProbCut or N-best.
+    pub pruning: Pruning,
+}
+
+/// Forward pruning of the midgame search.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub enum Pruning {
+    /// Full-width alpha-beta.
+    #[default]
+    None,
+    /// Multi-ProbCut with cut threshold `t` (in standard deviations).
+    ProbCut { t: f64 },
+    /// Only the `n` best moves by shallow score are searched at each inner node.
+    NBest { n: u32 },
+}
+
+impl Pruning {
+    /// ProbCut at a confidence percentage (100 % = no pruning), as Edax's selectivity levels.
+    pub fn from_percent(percent: u32) -> Pruning {
+        match super::mpc::threshold(percent) {
+            Some(t) => Pruning::ProbCut { t },
+            None => Pruning::None,
+        }
+    }
+
+    /// The confidence percentage reported with the depth (`18@95%`) and kept in the TT.
+    pub fn percent(&self) -> u32 {
+        match *self {
+            Pruning::None => 100,
+            Pruning::ProbCut { t } => super::mpc::confidence(t).clamp(1, 99),
+            Pruning::NBest { .. } => 1,
+        }
+    }
 }
 
 /// The kind of result a reported depth stands for (GUIs show `18`, `100%W`, `100%`).

@@ -4,7 +4,7 @@ use super::json::JsonObject;
 use crate::board::{Board, Square};
 use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
-use crate::search::request::{DepthKind, Driver, Limits, SearchRequest};
+use crate::search::request::{DepthKind, Driver, Limits, Pruning, SearchRequest};
 use std::sync::atomic::AtomicBool;
 
 /// How deep to look at each move.
@@ -69,7 +69,7 @@ pub fn analyze(b: &Board, depth: AnalyzeDepth, driver: Driver, eval: &dyn Orderi
                 exact_empties: depth.exact_empties,
                 wld_empties: depth.wld_empties,
                 driver,
-                selectivity: 100,
+                pruning: Pruning::None,
             };
             let r = searcher.run(&req, eval, &stop, &mut |_| {});
             let mut pv = vec![mv];

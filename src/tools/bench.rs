@@ -6,7 +6,7 @@ use crate::board::Board;
 use crate::board::notation::parse_position;
 use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
-use crate::search::request::{Driver, Limits, SearchRequest};
+use crate::search::request::{Driver, Limits, Pruning, SearchRequest};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -51,7 +51,7 @@ pub fn run(depth: u32, driver: Driver, eval: &dyn OrderingEval, hash_mb: usize) 
             exact_empties: 0,
             wld_empties: 0,
             driver,
-            selectivity: 100,
+            pruning: Pruning::None,
         };
         let t0 = Instant::now();
         let r = s.run(&req, eval, &stop, &mut |_| {});

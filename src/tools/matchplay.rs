@@ -5,7 +5,7 @@ use crate::board::notation::{play_transcript, square_name};
 use crate::board::{Board, Position, Square};
 use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
-use crate::search::request::{Driver, Limits, SearchRequest};
+use crate::search::request::{Driver, Limits, Pruning, SearchRequest};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -17,8 +17,7 @@ pub struct Player<'a> {
     pub time_per_move: Option<Duration>,
     pub exact_empties: u32,
     pub wld_empties: u32,
-    /// ProbCut confidence in percent (100 = none).
-    pub selectivity: u32,
+    pub pruning: Pruning,
 }
 
 /// Outcome counts from player A's point of view.
@@ -65,7 +64,7 @@ pub fn play_game(black: &Player, white: &Player, opening: Position, searchers: &
             exact_empties: player.exact_empties,
             wld_empties: player.wld_empties,
             driver: Driver::Pvs,
-            selectivity: player.selectivity,
+            pruning: player.pruning,
         };
         let r = searcher.run(&req, player.eval, &stop, &mut |_| {});
         pos = match r.best {
@@ -188,7 +187,7 @@ pub fn generate_openings(
             exact_empties: 0,
             wld_empties: 0,
             driver: Driver::Pvs,
-            selectivity: 100,
+            pruning: Pruning::None,
         };
         let r = searcher.run(&req, eval, &stop, &mut |_| {});
         if r.score.abs() <= max_score {
@@ -225,7 +224,7 @@ mod tests {
             time_per_move: None,
             exact_empties: 8,
             wld_empties: 8,
-            selectivity: 100,
+            pruning: Pruning::None,
         }
     }
 

@@ -2,7 +2,9 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod fitmpc;
 pub mod json;
 pub mod matchplay;
+pub mod probcut_report;
 pub mod selfplay;
 pub mod solve;

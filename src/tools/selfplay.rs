@@ -10,7 +10,7 @@ use crate::board::notation::format_position;
 use crate::board::{Position, Square};
 use crate::search::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
 use crate::search::midgame::Searcher;
-use crate::search::request::{Driver, Limits, SearchRequest};
+use crate::search::request::{Driver, Limits, Pruning, SearchRequest};
 use parking_lot::Mutex;
 use std::collections::HashSet;
 use std::fs::OpenOptions;
@@ -102,7 +102,7 @@ pub fn play_game(
                 exact_empties: 0,
                 wld_empties: 0,
                 driver: Driver::Pvs,
-                selectivity: 100,
+                pruning: Pruning::None,
             };
             match searcher.run(&req, eval, &stop, &mut |_| {}).best {
                 Some(Square::At(sq)) => sq as usize,
