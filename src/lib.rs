@@ -4,4 +4,5 @@ pub mod board;
 pub mod obf;
 pub mod perft;
 pub mod search;
+pub mod time;
 pub mod tools;

@@ -1,0 +1,111 @@
+//! Time management: turns a game clock into a time budget for one move. No search types here:
+//! callers pass the clock and the number of empty squares, and get durations back.
+
+use std::time::Duration;
+
+/// What the clock says for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the clock.
+    pub remaining: Duration,
+    /// Time added after each move (Fischer increment).
+    pub increment: Duration,
+    /// Moves to play before the clock is refilled (GTP byo-yomi stones); None: sudden death.
+    pub moves_to_go: Option<u32>,
+}
+
+/// Budget for one move: aim for `target`, never go past `hard`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub target: Duration,
+    pub hard: Duration,
+}
+
+/// Kept back for the process and pipe latency so the clock never runs out.
+const SAFETY: Duration = Duration::from_millis(50);
+
+/// Relative effort of a move at `empties`: the moves where the exact solve becomes possible
+/// (about 18-28 empties) deserve more time than the opening or the last few moves.
+fn weight(empties: u32) -> f64 {
+    match empties {
+        0..=12 => 0.25,
+        13..=17 => 0.8,
+        18..=28 => 2.0,
+        29..=44 => 1.2,
+        _ => 0.8,
+    }
+}
+
+/// The budget for the move at `empties` empties.
+pub fn budget(clock: &Clock, empties: u32) -> Budget {
+    let remaining = clock.remaining.saturating_sub(SAFETY);
+    // Our own moves from here: every other empty square (passes are rare).
+    let ours: Vec<u32> = (0..=empties).rev().step_by(2).take_while(|&e| e > 0).collect();
+    let ours = match clock.moves_to_go {
+        Some(n) => ours.into_iter().take(n.max(1) as usize).collect(),
+        None => ours,
+    };
+    let total: f64 = ours.iter().map(|&e| weight(e)).sum::<f64>().max(weight(empties));
+    let share = remaining.mul_f64(weight(empties) / total);
+    let target = (share + clock.increment.mul_f64(0.9)).min(remaining);
+    // The hard limit lets an iteration or a solve run over the target, but never uses more
+    // than a third of what is left (plus the increment that comes back).
+    let hard = (target * 3).min(remaining / 3 + clock.increment.mul_f64(0.9)).max(target).min(remaining);
+    Budget { target, hard }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(secs: u64) -> Clock {
+        Clock {
+            remaining: Duration::from_secs(secs),
+            increment: Duration::ZERO,
+            moves_to_go: None,
+        }
+    }
+
+    #[test]
+    fn a_whole_game_never_exceeds_the_clock() {
+        for total in [1u64, 10, 60, 300] {
+            let mut c = clock(total);
+            let mut used = Duration::ZERO;
+            for empties in (1..=60).rev().step_by(2) {
+                let b = budget(&c, empties);
+                assert!(b.target <= b.hard && b.hard <= c.remaining);
+                // Worst case: every move uses its hard limit.
+                c.remaining = c.remaining.saturating_sub(b.hard);
+                used += b.hard;
+            }
+            assert!(used <= Duration::from_secs(total), "{total}: {used:?}");
+            assert!(c.remaining > Duration::ZERO);
+        }
+    }
+
+    #[test]
+    fn solve_region_gets_more_time_than_the_opening() {
+        let c = clock(300);
+        assert!(budget(&c, 22).target > budget(&c, 56).target);
+        // A typical 5-minute game spends a few seconds per opening move.
+        let t = budget(&c, 56).target.as_secs_f64();
+        assert!((2.0..20.0).contains(&t), "{t}");
+    }
+
+    #[test]
+    fn increment_and_byo_yomi() {
+        let c = Clock {
+            remaining: Duration::from_secs(10),
+            increment: Duration::from_secs(2),
+            moves_to_go: None,
+        };
+        assert!(budget(&c, 40).target >= Duration::from_millis(1800));
+        let c = Clock {
+            remaining: Duration::from_secs(10),
+            increment: Duration::ZERO,
+            moves_to_go: Some(1),
+        };
+        assert!(budget(&c, 40).target > Duration::from_secs(9));
+        assert_eq!(budget(&clock(0), 30).hard, Duration::ZERO);
+    }
+}
