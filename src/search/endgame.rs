@@ -60,7 +60,7 @@ impl Default for SolverConfig {
         SolverConfig {
             shallow_max: 6,
             tt_min: 8,
-            eval_order_min: 16,
+            eval_order_min: 18,
             etc_min: 12,
             stability_alpha_min: 0,
         }
@@ -212,11 +212,35 @@ macro_rules! endgame_impl {
             let mob = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
             let pot = (bits::adjacent(no) & !(np | no)).count_ones() as i32;
             let mut key = -mob * 1024 - pot * POT_WEIGHT;
-            if let Some(e) = ctx.eval.filter(|_| n >= ctx.cfg.eval_order_min) {
-                // The evaluation is from the opponent's view after the move.
-                key -= e.evaluate(&Board::new(np, no)) * 16;
+            if n >= ctx.cfg.eval_order_min {
+                // Far from the end a shallow search orders better than the reply count.
+                let v = match ctx.eval {
+                    Some(e) => e.evaluate(&Board::new(np, no)),
+                    None => mobility_search(np, no, 3),
+                };
+                key -= v * 256;
             }
             key
+        }
+
+        /// Negamax to `depth` plies on corner-weighted mobility difference: a cheap stand-in
+        /// for an evaluation when none is given.
+        $(#[$attr])*
+        fn mobility_search(p: u64, o: u64, depth: u32) -> i32 {
+            let m = bits::moves(p, o);
+            if depth == 0 {
+                let r = bits::moves(o, p);
+                return (m.count_ones() + (m & CORNERS).count_ones()) as i32 - (r.count_ones() + (r & CORNERS).count_ones()) as i32;
+            }
+            if m == 0 {
+                return -mobility_search(o, p, depth - 1);
+            }
+            let mut best = -1000;
+            for sq in Squares(m) {
+                let f = bits::flips(p, o, sq);
+                best = best.max(-mobility_search(o ^ f, p ^ f ^ (1u64 << sq), depth - 1));
+            }
+            best
         }
 
         /// Child search dispatch by number of empties.
