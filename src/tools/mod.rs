@@ -8,3 +8,4 @@ pub mod matchplay;
 pub mod probcut_report;
 pub mod selfplay;
 pub mod solve;
+pub mod train;

@@ -1,0 +1,76 @@
+//! Training records: `<64 squares> <X|O> <score> <kind>`, score = final disc difference from
+//! the side to move's view, kind `exact` (solved) or `game` (the played result). Blank lines
+//! and `#` comments are skipped; bad records are reported by line number.
+
+use crate::board::Board;
+use crate::board::notation::parse_position;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub board: Board,
+    pub score: i8,
+    pub exact: bool,
+    /// The game the record came from (`# game N` header), for held-out splits by game.
+    pub game: u64,
+}
+
+/// Parses a dataset; returns the records and the errors (line number, message).
+pub fn parse(text: &str) -> (Vec<Record>, Vec<(usize, String)>) {
+    let mut records = Vec::new();
+    let mut errors = Vec::new();
+    let mut game = 0u64;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(n) = line.strip_prefix("# game ").and_then(|n| n.trim().parse().ok()) {
+            game = n;
+        }
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match parse_record(line, game) {
+            Ok(r) => records.push(r),
+            Err(e) => errors.push((i + 1, e)),
+        }
+    }
+    (records, errors)
+}
+
+fn parse_record(line: &str, game: u64) -> Result<Record, String> {
+    let pos = parse_position(line).map_err(|e| e.to_string())?;
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.len() != 4 {
+        return Err(format!("expected 4 fields, found {}", fields.len()));
+    }
+    let score: i8 = fields[2]
+        .parse()
+        .ok()
+        .filter(|s: &i8| (-64..=64).contains(s))
+        .ok_or_else(|| format!("bad score '{}'", fields[2]))?;
+    let exact = match fields[3] {
+        "exact" => true,
+        "game" => false,
+        k => return Err(format!("bad kind '{k}' (expected exact or game)")),
+    };
+    Ok(Record {
+        board: pos.board,
+        score,
+        exact,
+        game,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_records_are_reported_by_line() {
+        let start = "---------------------------OX------XO--------------------------- X";
+        let text = format!("# game 0\n{start} 4 game\n\n{start} 99 game\n{start} 4 maybe\n{start}\nnonsense\n{start} -2 exact\n");
+        let (records, errors) = parse(&text);
+        assert_eq!(records.len(), 2);
+        assert_eq!(errors.iter().map(|e| e.0).collect::<Vec<_>>(), [4, 5, 6, 7]);
+        assert!(records[1].exact && records[1].score == -2);
+        assert_eq!(records[0].game, 0);
+    }
+}

@@ -1,0 +1,158 @@
+//! Pattern evaluation: per game stage, a weight for every configuration of every shape in
+//! `patterns`, summed over the 8 symmetric images of the board, plus a mobility term and a
+//! bias. Integer arithmetic; weights in 1/64 disc.
+
+pub mod bootstrap;
+pub mod dataset;
+pub mod patterns;
+pub mod weights;
+
+use crate::board::Board;
+use crate::board::bits;
+use crate::search::endgame::OrderingEval;
+use patterns::{INSTANCES, PATTERN_WEIGHTS};
+pub use weights::EvalError;
+
+/// Weights per stage: the pattern tables, then the mobility weight, then the bias.
+pub const STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 2;
+pub const MOBILITY: usize = PATTERN_WEIGHTS;
+pub const BIAS: usize = PATTERN_WEIGHTS + 1;
+/// Weights are stored in 1/SCALE disc.
+pub const SCALE: i32 = 64;
+/// Stages by empties: stage = min(empties, 59) / STAGE_WIDTH.
+pub const STAGE_WIDTH: u32 = 6;
+pub const STAGES: usize = 10;
+
+const EMBEDDED: &[u8] = include_bytes!("../../params/eval.bin");
+
+pub fn stage(empties: u32) -> usize {
+    (empties.min(59) / STAGE_WIDTH) as usize
+}
+
+/// Feature indices of a board (pattern instances) and its mobility difference.
+pub struct Features {
+    pub indices: [u32; INSTANCES],
+    pub mobility: i32,
+}
+
+/// Computes the features with the fastest routine this CPU has.
+pub fn features(b: &Board, bmi2: bool) -> Features {
+    let mut indices = [0u32; INSTANCES];
+    #[cfg(target_arch = "x86_64")]
+    if bmi2 {
+        // SAFETY: `bmi2` is true only when the CPU was detected to support BMI2.
+        unsafe { patterns::indices_bmi2(b.player, b.opponent, &mut indices) };
+    } else {
+        patterns::indices_portable(b.player, b.opponent, &mut indices);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = bmi2;
+        patterns::indices_portable(b.player, b.opponent, &mut indices);
+    }
+    let mobility = bits::moves(b.player, b.opponent).count_ones() as i32 - bits::moves(b.opponent, b.player).count_ones() as i32;
+    Features { indices, mobility }
+}
+
+pub fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+#[derive(Clone)]
+pub struct Evaluator {
+    weights: Vec<i16>,
+    bmi2: bool,
+}
+
+impl Evaluator {
+    pub fn from_weights(weights: Vec<i16>) -> Evaluator {
+        Evaluator { weights, bmi2: has_bmi2() }
+    }
+
+    /// The weights shipped in the binary.
+    pub fn embedded() -> Result<Evaluator, EvalError> {
+        Evaluator::decode(EMBEDDED, "params/eval.bin (embedded)")
+    }
+
+    pub fn load(path: &std::path::Path) -> Result<Evaluator, EvalError> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| EvalError {
+            file: name.clone(),
+            problem: weights::WeightsProblem::Io(e.to_string()),
+        })?;
+        Evaluator::decode(&bytes, &name)
+    }
+
+    fn decode(bytes: &[u8], name: &str) -> Result<Evaluator, EvalError> {
+        let (stages, w) = weights::decode(bytes, name, STAGE_WEIGHTS as u32)?;
+        if stages as usize != STAGES {
+            return Err(EvalError {
+                file: name.to_string(),
+                problem: weights::WeightsProblem::Shape {
+                    stages,
+                    per_stage: STAGE_WEIGHTS as u32,
+                },
+            });
+        }
+        Ok(Evaluator::from_weights(w))
+    }
+
+    pub fn encode(&self) -> Vec<u8> {
+        weights::encode(STAGES as u32, STAGE_WEIGHTS as u32, &self.weights)
+    }
+
+    /// Side to move's score in 1/256 disc, unclamped.
+    pub fn evaluate_fine(&self, b: &Board) -> i32 {
+        let f = features(b, self.bmi2);
+        let w = &self.weights[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
+        let sum: i32 = f.indices.iter().map(|&i| w[i as usize] as i32).sum::<i32>() + f.mobility * w[MOBILITY] as i32 + w[BIAS] as i32;
+        sum * (256 / SCALE)
+    }
+
+    /// Side to move's score in discs, rounded and clamped to [-64, 64].
+    pub fn evaluate(&self, b: &Board) -> i32 {
+        ((self.evaluate_fine(b) + 128).div_euclid(256)).clamp(-64, 64)
+    }
+}
+
+impl OrderingEval for Evaluator {
+    fn evaluate(&self, b: &Board) -> i32 {
+        Evaluator::evaluate(self, b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::symmetry;
+
+    #[test]
+    fn embedded_weights_load_and_are_symmetric() {
+        let e = Evaluator::embedded().expect("embedded weights");
+        let mut b = Board::START;
+        for sq in [37, 43, 34, 29, 26] {
+            b = b.play(sq).unwrap_or(b.pass());
+            for s in 0..8 {
+                assert_eq!(e.evaluate_fine(&symmetry::apply_board(s, &b)), e.evaluate_fine(&b));
+            }
+        }
+    }
+
+    #[test]
+    fn corrupt_files_are_named_errors() {
+        let dir = std::env::temp_dir().join(format!("oxello-eval-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("bad.bin");
+        std::fs::write(&path, b"OXEV\x01").expect("write");
+        let err = Evaluator::load(&path).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(err.contains("bad.bin") && err.contains("truncated"), "{err}");
+        assert!(Evaluator::load(&dir.join("missing.bin")).is_err());
+    }
+}

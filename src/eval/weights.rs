@@ -1,0 +1,130 @@
+//! The weights file: `OXEV` magic, format version, pattern-set id, stage count, weights per
+//! stage, the weights as little-endian i16, then an FNV-1a checksum of everything before it.
+
+use std::fmt;
+
+pub const MAGIC: &[u8; 4] = b"OXEV";
+pub const VERSION: u32 = 1;
+/// Identifies `patterns::SHAPES` plus the mobility and bias terms; bumped when they change.
+pub const PATTERN_SET: u32 = 1;
+const HEADER: usize = 20;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WeightsProblem {
+    Truncated { len: usize, expected: usize },
+    BadMagic,
+    Version(u32),
+    PatternSet(u32),
+    Shape { stages: u32, per_stage: u32 },
+    Checksum { stored: u32, computed: u32 },
+    Io(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvalError {
+    pub file: String,
+    pub problem: WeightsProblem,
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = match &self.problem {
+            WeightsProblem::Truncated { len, expected } => format!("truncated: {len} bytes, expected {expected}"),
+            WeightsProblem::BadMagic => "not an oxello weights file (bad magic)".into(),
+            WeightsProblem::Version(v) => format!("format version {v}, this build reads {VERSION}"),
+            WeightsProblem::PatternSet(v) => format!("pattern set {v}, this build uses {PATTERN_SET}"),
+            WeightsProblem::Shape { stages, per_stage } => format!("unexpected size: {stages} stages x {per_stage} weights"),
+            WeightsProblem::Checksum { stored, computed } => format!("checksum mismatch (stored {stored:08x}, computed {computed:08x})"),
+            WeightsProblem::Io(e) => format!("cannot read: {e}"),
+        };
+        write!(f, "{}: {p}", self.file)
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// 32-bit FNV-1a.
+pub fn fnv1a(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0x811C_9DC5u32, |h, &b| (h ^ b as u32).wrapping_mul(0x0100_0193))
+}
+
+pub fn encode(stages: u32, per_stage: u32, weights: &[i16]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER + weights.len() * 2 + 4);
+    out.extend_from_slice(MAGIC);
+    for v in [VERSION, PATTERN_SET, stages, per_stage] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for w in weights {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    let sum = fnv1a(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Decodes and checks a weights file; `expected_per_stage` is this build's layout.
+pub fn decode(bytes: &[u8], file: &str, expected_per_stage: u32) -> Result<(u32, Vec<i16>), EvalError> {
+    let err = |problem| EvalError {
+        file: file.to_string(),
+        problem,
+    };
+    if bytes.len() < HEADER + 4 {
+        return Err(err(WeightsProblem::Truncated {
+            len: bytes.len(),
+            expected: HEADER + 4,
+        }));
+    }
+    if &bytes[..4] != MAGIC {
+        return Err(err(WeightsProblem::BadMagic));
+    }
+    let word = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    let (version, set, stages, per_stage) = (word(4), word(8), word(12), word(16));
+    if version != VERSION {
+        return Err(err(WeightsProblem::Version(version)));
+    }
+    if set != PATTERN_SET {
+        return Err(err(WeightsProblem::PatternSet(set)));
+    }
+    if per_stage != expected_per_stage || stages == 0 || stages > 64 {
+        return Err(err(WeightsProblem::Shape { stages, per_stage }));
+    }
+    let n = stages as usize * per_stage as usize;
+    let expected = HEADER + 2 * n + 4;
+    if bytes.len() != expected {
+        return Err(err(WeightsProblem::Truncated { len: bytes.len(), expected }));
+    }
+    let stored = word(expected - 4);
+    let computed = fnv1a(&bytes[..expected - 4]);
+    if stored != computed {
+        return Err(err(WeightsProblem::Checksum { stored, computed }));
+    }
+    let weights = bytes[HEADER..expected - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+    Ok((stages, weights))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_every_corruption() {
+        let w: Vec<i16> = (0..30).map(|i| i * 7 - 100).collect();
+        let bytes = encode(3, 10, &w);
+        assert_eq!(decode(&bytes, "f", 10), Ok((3, w.clone())));
+        let p = |b: &[u8]| decode(b, "f", 10).map_err(|e| e.problem);
+        assert!(matches!(p(&bytes[..bytes.len() - 1]), Err(WeightsProblem::Truncated { .. })));
+        assert!(matches!(p(&bytes[..10]), Err(WeightsProblem::Truncated { .. })));
+        let mut bad = bytes.clone();
+        bad[0] = b'X';
+        assert_eq!(p(&bad), Err(WeightsProblem::BadMagic));
+        let mut bad = bytes.clone();
+        bad[4] = 9;
+        assert_eq!(p(&bad), Err(WeightsProblem::Version(9)));
+        let mut bad = bytes.clone();
+        bad[30] ^= 1;
+        assert!(matches!(p(&bad), Err(WeightsProblem::Checksum { .. })));
+        assert!(matches!(decode(&bytes, "f", 11).map_err(|e| e.problem), Err(WeightsProblem::Shape { .. })));
+        let e = decode(&bad, "params/eval.bin", 10).expect_err("corrupt");
+        assert!(e.to_string().starts_with("params/eval.bin: checksum mismatch"));
+    }
+}
