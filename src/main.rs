@@ -3,7 +3,10 @@
 use clap::{Parser, Subcommand};
 use oxello::board::notation::{parse_position, play_transcript, render};
 use oxello::board::{Board, Position};
+use oxello::eval::Evaluator;
+use oxello::eval::bootstrap::BootstrapEval;
 use oxello::perft::{PassPolicy, perft};
+use oxello::search::endgame::OrderingEval;
 use oxello::search::endgame::SolveMode;
 use oxello::search::kernel::Kernel;
 use oxello::search::levels::Levels;
@@ -21,6 +24,12 @@ struct Cli {
     /// Log diagnostics to stderr (-v info, -vv debug).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
+    /// Directory with eval.bin (and optionally mpc.txt, levels.txt) replacing the embedded ones.
+    #[arg(long, global = true)]
+    params: Option<std::path::PathBuf>,
+    /// Use the hand-written bootstrap evaluation instead of the trained weights.
+    #[arg(long, global = true)]
+    bootstrap_eval: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -49,6 +58,9 @@ enum Command {
         /// Transposition table size in MB.
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Order moves by mobility only, not by the evaluation.
+        #[arg(long)]
+        no_eval_order: bool,
     },
     /// Score every legal move of a position, best first.
     Analyze {
@@ -171,15 +183,25 @@ enum Command {
     },
 }
 
-/// Round-0 evaluation for self-play until the trained pattern evaluation lands:
-/// mobility, potential mobility and corners.
-struct Round0Eval;
-impl oxello::search::endgame::OrderingEval for Round0Eval {
-    fn evaluate(&self, b: &Board) -> i32 {
-        let corners = 0x8100_0000_0000_0081u64;
-        let mob = b.moves().count_ones() as i32 - b.pass().moves().count_ones() as i32;
-        let c = (b.player & corners).count_ones() as i32 - (b.opponent & corners).count_ones() as i32;
-        (mob + 3 * c).clamp(-64, 64)
+/// The evaluation selected on the command line: trained weights (embedded or from --params)
+/// or the bootstrap evaluation.
+fn load_eval(params: Option<&std::path::Path>, bootstrap: bool) -> Result<Box<dyn OrderingEval + Sync>, String> {
+    if bootstrap {
+        return Ok(Box::new(BootstrapEval));
+    }
+    let e = match params {
+        Some(dir) => Evaluator::load(&dir.join("eval.bin")),
+        None => Evaluator::embedded(),
+    };
+    e.map(|e| Box::new(e) as Box<dyn OrderingEval + Sync>)
+        .map_err(|e| e.to_string())
+}
+
+/// The MPC table: `--params DIR/mpc.txt` when present, else the embedded one.
+fn load_mpc(params: Option<&std::path::Path>) -> Result<MpcTable, String> {
+    match params.map(|d| d.join("mpc.txt")).filter(|p| p.exists()) {
+        Some(p) => MpcTable::load(&p).map_err(|e| e.to_string()),
+        None => MpcTable::embedded().map_err(|e| e.to_string()),
     }
 }
 
@@ -194,13 +216,27 @@ fn main() -> ExitCode {
         .filter_level(level)
         .target(env_logger::Target::Stderr)
         .init();
+    let eval = match load_eval(cli.params.as_deref(), cli.bootstrap_eval) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("oxello: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let eval: &(dyn OrderingEval + Sync) = eval.as_ref();
     match cli.command {
         Some(Command::Perft {
             depth,
             pass_policy,
             board,
         }) => run_perft(depth, pass_policy, board.as_deref()),
-        Some(Command::Solve { file, wld, json, hash }) => run_solve(&file, wld, json, hash),
+        Some(Command::Solve {
+            file,
+            wld,
+            json,
+            hash,
+            no_eval_order,
+        }) => run_solve(&file, wld, json, hash, (!no_eval_order).then_some(eval as &dyn OrderingEval)),
         Some(Command::Selfplay {
             out,
             games,
@@ -224,7 +260,7 @@ fn main() -> ExitCode {
             if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
                 let _ = std::fs::create_dir_all(dir);
             }
-            match oxello::tools::selfplay::run(&out, &opts, &Round0Eval) {
+            match oxello::tools::selfplay::run(&out, &opts, eval) {
                 Ok(n) => {
                     eprintln!("selfplay: {n} games written to {}", out.display());
                     ExitCode::SUCCESS
@@ -243,14 +279,14 @@ fn main() -> ExitCode {
             json,
             driver,
             hash,
-        }) => run_analyze(board.as_deref(), moves.as_deref(), depth, level, json, driver, hash),
+        }) => run_analyze(board.as_deref(), moves.as_deref(), depth, level, json, driver, hash, eval),
         Some(Command::Bench {
             depth,
             driver,
             json,
             hash,
         }) => {
-            let r = bench::run(depth, driver, &Round0Eval, hash);
+            let r = bench::run(depth, driver, eval, hash);
             print!("{}", bench::format(&r, depth, driver, json));
             ExitCode::SUCCESS
         }
@@ -276,7 +312,7 @@ fn main() -> ExitCode {
                 seed,
                 threads,
             };
-            let mpc = match MpcTable::embedded() {
+            let mpc = match load_mpc(cli.params.as_deref()) {
                 Ok(m) => m,
                 Err(e) => {
                     eprintln!("oxello: {e}");
@@ -284,14 +320,14 @@ fn main() -> ExitCode {
                 }
             };
             if table != Some(1) {
-                let rows = probcut_report::table2(&opts, &mpc, &Round0Eval, true);
+                let rows = probcut_report::table2(&opts, &mpc, eval, true);
                 if !json {
                     println!("Table 2: {depth}-ply searches, brute force vs selective, {positions} positions per disc count\n");
                 }
                 print!("{}", probcut_report::format_table2(&rows, json));
             }
             if table != Some(2) {
-                let rows = probcut_report::table1(&opts, &Round0Eval, true);
+                let rows = probcut_report::table1(&opts, eval, true);
                 if !json {
                     println!("\nTable 1: ProbCut vs full width at {time_ms} ms per move, {games} games per row\n");
                 }
@@ -315,7 +351,7 @@ fn main() -> ExitCode {
             plots,
             threads,
             seed,
-        }) => run_fit_mpc(&data, positions, max_depth, &out, &plots, threads, seed),
+        }) => run_fit_mpc(&data, positions, max_depth, &out, &plots, threads, seed, eval),
         None => {
             eprintln!("oxello: no command given; try `oxello --help`");
             ExitCode::from(2)
@@ -355,6 +391,7 @@ fn run_analyze(
     json: bool,
     driver: Driver,
     hash: usize,
+    eval: &(dyn OrderingEval + Sync),
 ) -> ExitCode {
     let start = match board.map(parse_position) {
         None => Position::start(),
@@ -397,7 +434,7 @@ fn run_analyze(
     if !json {
         print!("{}", render(&pos));
     }
-    let result = analyze::analyze(&pos.board, depth, driver, &Round0Eval, hash);
+    let result = analyze::analyze(&pos.board, depth, driver, eval, hash);
     print!("{}", analyze::format(&result, json));
     ExitCode::SUCCESS
 }
@@ -447,6 +484,7 @@ fn run_fit_mpc(
     plots: &std::path::Path,
     threads: usize,
     seed: u64,
+    eval: &(dyn OrderingEval + Sync),
 ) -> ExitCode {
     let mut positions = Vec::new();
     for file in data {
@@ -470,7 +508,7 @@ fn run_fit_mpc(
         threads,
         seed,
     };
-    let (table, svgs) = fitmpc::run(&positions, &opts, &Round0Eval);
+    let (table, svgs) = fitmpc::run(&positions, &opts, eval);
     let args: Vec<String> = std::env::args().collect();
     let header = format!(
         "Multi-ProbCut parameters: v = a*v' + b + e, e ~ N(0, sigma^2), per stage (empties) and depth pair.\n\
@@ -501,7 +539,7 @@ fn run_fit_mpc(
     ExitCode::SUCCESS
 }
 
-fn run_solve(file: &std::path::Path, wld: bool, json: bool, hash: usize) -> ExitCode {
+fn run_solve(file: &std::path::Path, wld: bool, json: bool, hash: usize, eval: Option<&dyn OrderingEval>) -> ExitCode {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => {
@@ -511,6 +549,7 @@ fn run_solve(file: &std::path::Path, wld: bool, json: bool, hash: usize) -> Exit
     };
     let opts = SolveOptions {
         mode: if wld { SolveMode::Wld } else { SolveMode::Exact },
+        eval,
         json,
         hash_mb: hash,
     };

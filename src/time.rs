@@ -50,7 +50,10 @@ pub fn budget(clock: &Clock, empties: u32) -> Budget {
     let target = (share + clock.increment.mul_f64(0.9)).min(remaining);
     // The hard limit lets an iteration or a solve run over the target, but never uses more
     // than a third of what is left (plus the increment that comes back).
-    let hard = (target * 3).min(remaining / 3 + clock.increment.mul_f64(0.9)).max(target).min(remaining);
+    let hard = (target * 3)
+        .min(remaining / 3 + clock.increment.mul_f64(0.9))
+        .max(target)
+        .min(remaining);
     Budget { target, hard }
 }
 

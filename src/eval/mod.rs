@@ -73,7 +73,10 @@ pub struct Evaluator {
 
 impl Evaluator {
     pub fn from_weights(weights: Vec<i16>) -> Evaluator {
-        Evaluator { weights, bmi2: has_bmi2() }
+        Evaluator {
+            weights,
+            bmi2: has_bmi2(),
+        }
     }
 
     /// The weights shipped in the binary.
@@ -112,7 +115,8 @@ impl Evaluator {
     pub fn evaluate_fine(&self, b: &Board) -> i32 {
         let f = features(b, self.bmi2);
         let w = &self.weights[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
-        let sum: i32 = f.indices.iter().map(|&i| w[i as usize] as i32).sum::<i32>() + f.mobility * w[MOBILITY] as i32 + w[BIAS] as i32;
+        let sum: i32 =
+            f.indices.iter().map(|&i| w[i as usize] as i32).sum::<i32>() + f.mobility * w[MOBILITY] as i32 + w[BIAS] as i32;
         sum * (256 / SCALE)
     }
 

@@ -10,20 +10,32 @@ use crate::board::symmetry;
 
 /// Base shapes as square lists (A1 = 0). Sizes at most 10.
 pub const SHAPES: [&[u8]; 11] = [
-    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],        // edge + 2 X-squares
-    &[0, 1, 2, 8, 9, 10, 16, 17, 18],        // corner 3x3
-    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],      // corner 2x5
-    &[8, 9, 10, 11, 12, 13, 14, 15],         // row 2
-    &[16, 17, 18, 19, 20, 21, 22, 23],       // row 3
-    &[24, 25, 26, 27, 28, 29, 30, 31],       // row 4
-    &[0, 9, 18, 27, 36, 45, 54, 63],         // main diagonal
-    &[1, 10, 19, 28, 37, 46, 55],            // diagonal of 7
-    &[2, 11, 20, 29, 38, 47],                // diagonal of 6
-    &[3, 12, 21, 30, 39],                    // diagonal of 5
-    &[4, 13, 22, 31],                        // diagonal of 4
+    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],   // edge + 2 X-squares
+    &[0, 1, 2, 8, 9, 10, 16, 17, 18],   // corner 3x3
+    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12], // corner 2x5
+    &[8, 9, 10, 11, 12, 13, 14, 15],    // row 2
+    &[16, 17, 18, 19, 20, 21, 22, 23],  // row 3
+    &[24, 25, 26, 27, 28, 29, 30, 31],  // row 4
+    &[0, 9, 18, 27, 36, 45, 54, 63],    // main diagonal
+    &[1, 10, 19, 28, 37, 46, 55],       // diagonal of 7
+    &[2, 11, 20, 29, 38, 47],           // diagonal of 6
+    &[3, 12, 21, 30, 39],               // diagonal of 5
+    &[4, 13, 22, 31],                   // diagonal of 4
 ];
 
-pub const SHAPE_NAMES: [&str; 11] = ["edge+2X", "corner3x3", "corner2x5", "row2", "row3", "row4", "diag8", "diag7", "diag6", "diag5", "diag4"];
+pub const SHAPE_NAMES: [&str; 11] = [
+    "edge+2X",
+    "corner3x3",
+    "corner2x5",
+    "row2",
+    "row3",
+    "row4",
+    "diag8",
+    "diag7",
+    "diag6",
+    "diag5",
+    "diag4",
+];
 
 /// Bit masks of the shapes.
 pub const MASKS: [u64; 11] = {

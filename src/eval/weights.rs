@@ -34,7 +34,9 @@ impl fmt::Display for EvalError {
             WeightsProblem::Version(v) => format!("format version {v}, this build reads {VERSION}"),
             WeightsProblem::PatternSet(v) => format!("pattern set {v}, this build uses {PATTERN_SET}"),
             WeightsProblem::Shape { stages, per_stage } => format!("unexpected size: {stages} stages x {per_stage} weights"),
-            WeightsProblem::Checksum { stored, computed } => format!("checksum mismatch (stored {stored:08x}, computed {computed:08x})"),
+            WeightsProblem::Checksum { stored, computed } => {
+                format!("checksum mismatch (stored {stored:08x}, computed {computed:08x})")
+            }
             WeightsProblem::Io(e) => format!("cannot read: {e}"),
         };
         write!(f, "{}: {p}", self.file)
@@ -45,7 +47,9 @@ impl std::error::Error for EvalError {}
 
 /// 32-bit FNV-1a.
 pub fn fnv1a(bytes: &[u8]) -> u32 {
-    bytes.iter().fold(0x811C_9DC5u32, |h, &b| (h ^ b as u32).wrapping_mul(0x0100_0193))
+    bytes
+        .iter()
+        .fold(0x811C_9DC5u32, |h, &b| (h ^ b as u32).wrapping_mul(0x0100_0193))
 }
 
 pub fn encode(stages: u32, per_stage: u32, weights: &[i16]) -> Vec<u8> {
@@ -91,14 +95,20 @@ pub fn decode(bytes: &[u8], file: &str, expected_per_stage: u32) -> Result<(u32,
     let n = stages as usize * per_stage as usize;
     let expected = HEADER + 2 * n + 4;
     if bytes.len() != expected {
-        return Err(err(WeightsProblem::Truncated { len: bytes.len(), expected }));
+        return Err(err(WeightsProblem::Truncated {
+            len: bytes.len(),
+            expected,
+        }));
     }
     let stored = word(expected - 4);
     let computed = fnv1a(&bytes[..expected - 4]);
     if stored != computed {
         return Err(err(WeightsProblem::Checksum { stored, computed }));
     }
-    let weights = bytes[HEADER..expected - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]])).collect();
+    let weights = bytes[HEADER..expected - 4]
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]))
+        .collect();
     Ok((stages, weights))
 }
 
@@ -123,7 +133,10 @@ mod tests {
         let mut bad = bytes.clone();
         bad[30] ^= 1;
         assert!(matches!(p(&bad), Err(WeightsProblem::Checksum { .. })));
-        assert!(matches!(decode(&bytes, "f", 11).map_err(|e| e.problem), Err(WeightsProblem::Shape { .. })));
+        assert!(matches!(
+            decode(&bytes, "f", 11).map_err(|e| e.problem),
+            Err(WeightsProblem::Shape { .. })
+        ));
         let e = decode(&bad, "params/eval.bin", 10).expect_err("corrupt");
         assert!(e.to_string().starts_with("params/eval.bin: checksum mismatch"));
     }

@@ -1,15 +1,18 @@
 //! `oxello solve FILE.obf`: exact or WLD solve of every line, checked against the listed scores.
 
 use super::json::JsonObject;
+use crate::board::Board;
 use crate::board::Square;
 use crate::obf::{self, ObfLine, ObfPosition};
-use crate::search::endgame::{SolveMode, SolveResult, Solver};
+use crate::search::endgame::{OrderingEval, SolveMode, SolveParams, SolveResult, Solver};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-pub struct SolveOptions {
+pub struct SolveOptions<'a> {
     pub mode: SolveMode,
+    /// Evaluation used to order moves far from the end (None: mobility only).
+    pub eval: Option<&'a dyn OrderingEval>,
     pub json: bool,
     pub hash_mb: usize,
 }
@@ -26,16 +29,29 @@ pub struct SolveSummary {
 
 /// Solves one position, passing first if the side to move has no move (the score and PV stay
 /// from the original side's point of view).
-pub fn solve_position(solver: &mut Solver, p: &ObfPosition, mode: SolveMode, stop: &AtomicBool) -> SolveResult {
+pub fn solve_position(
+    solver: &mut Solver,
+    p: &ObfPosition,
+    mode: SolveMode,
+    eval: Option<&dyn OrderingEval>,
+    stop: &AtomicBool,
+) -> SolveResult {
     let b = p.position.board;
+    let params = |b: &Board| SolveParams {
+        mode,
+        guess: eval.map_or(0, |e| e.evaluate(b)),
+        eval,
+        deadline: None,
+    };
     if b.moves() == 0 {
-        let mut r = solver.solve(&b.pass(), mode, None, stop);
+        let passed = b.pass();
+        let mut r = solver.solve_with(&passed, &params(&passed), stop);
         r.score = -r.score;
         r.pv.insert(0, Square::Pass);
         r.best = Some(Square::Pass);
         r
     } else {
-        solver.solve(&b, mode, None, stop)
+        solver.solve_with(&b, &params(&b), stop)
     }
 }
 
@@ -92,7 +108,7 @@ pub fn run(text: &str, opts: &SolveOptions, out: &mut dyn Write) -> std::io::Res
         };
         solver.tt.clear();
         let t0 = Instant::now();
-        let r = solve_position(&mut solver, &p, opts.mode, &stop);
+        let r = solve_position(&mut solver, &p, opts.mode, opts.eval, &stop);
         let secs = t0.elapsed().as_secs_f64();
         let ok = check(&p, &r, opts.mode);
         sum.positions += 1;

@@ -6,8 +6,8 @@
 //! every shape is read on all 8 images of the board, so the model is symmetric by construction.
 
 use crate::eval::dataset::Record;
-use crate::eval::{self, BIAS, Evaluator, Features, MOBILITY, SCALE, STAGE_WEIGHTS, STAGES};
 use crate::eval::patterns::INSTANCES;
+use crate::eval::{self, BIAS, Evaluator, Features, MOBILITY, SCALE, STAGE_WEIGHTS, STAGES};
 
 pub struct TrainOptions {
     pub epochs: usize,
@@ -154,8 +154,14 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
 
 /// Held-out MAE of the quantised evaluator on records within `empties` (exact labels only).
 pub fn holdout_mae(e: &Evaluator, records: &[Record], empties: std::ops::RangeInclusive<u32>) -> (f64, usize) {
-    let sel: Vec<&Record> = records.iter().filter(|r| r.game % 10 == 9 && r.exact && empties.contains(&r.board.empty_count())).collect();
-    let sum: f64 = sel.iter().map(|r| (e.evaluate_fine(&r.board) as f64 / 256.0 - r.score as f64).abs()).sum();
+    let sel: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.game % 10 == 9 && r.exact && empties.contains(&r.board.empty_count()))
+        .collect();
+    let sum: f64 = sel
+        .iter()
+        .map(|r| (e.evaluate_fine(&r.board) as f64 / 256.0 - r.score as f64).abs())
+        .sum();
     (sum / sel.len().max(1) as f64, sel.len())
 }
 
@@ -183,14 +189,21 @@ mod tests {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
-                let sq = crate::board::bits::Squares(m).nth((seed % m.count_ones() as u64) as usize).unwrap_or(0);
+                let sq = crate::board::bits::Squares(m)
+                    .nth((seed % m.count_ones() as u64) as usize)
+                    .unwrap_or(0);
                 b = b.play(sq).unwrap_or(b);
             }
             if b.moves() == 0 {
                 continue;
             }
             let score = solver.solve(&b, SolveMode::Exact, None, &stop).score as i8;
-            out.push(Record { board: b, score, exact: true, game });
+            out.push(Record {
+                board: b,
+                score,
+                exact: true,
+                game,
+            });
         }
         out
     }
