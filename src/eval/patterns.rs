@@ -127,7 +127,10 @@ pub fn indices_portable(p: u64, o: u64, out: &mut [u32; INSTANCES]) {
     }
 }
 
-/// The same with the BMI2 PEXT instruction. Callers must have checked BMI2 support.
+/// The same with the BMI2 PEXT instruction.
+///
+/// # Safety
+/// The CPU must support BMI2 (checked with `is_x86_feature_detected!`).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2,popcnt")]
 pub fn indices_bmi2(p: u64, o: u64, out: &mut [u32; INSTANCES]) {
