@@ -63,26 +63,7 @@ enum Command {
         no_eval_order: bool,
     },
     /// Score every legal move of a position, best first.
-    Analyze {
-        /// The position: "<64 squares> <X|O>" (default: the start position).
-        #[arg(long)]
-        board: Option<String>,
-        /// Moves played from that position first, e.g. f5d6c3.
-        #[arg(long)]
-        moves: Option<String>,
-        /// Search depth in plies (0 = static evaluation of each resulting position).
-        #[arg(long, conflicts_with = "level")]
-        depth: Option<u32>,
-        /// Level 0-60 (midgame depth and solve empties from params/levels.txt).
-        #[arg(long)]
-        level: Option<u32>,
-        #[arg(long)]
-        json: bool,
-        #[arg(long, value_enum, default_value = "pvs")]
-        driver: Driver,
-        #[arg(long, default_value_t = 64)]
-        hash: usize,
-    },
+    Analyze(AnalyzeArgs),
     /// Fixed-depth search of fixed positions: prints nodes and nodes/s (the search signature).
     Bench {
         #[arg(long, default_value_t = 10)]
@@ -95,25 +76,7 @@ enum Command {
         hash: usize,
     },
     /// Fit the Multi-ProbCut parameters on self-play positions and draw the v'-v plots.
-    FitMpc {
-        /// Dataset files (self-play records).
-        #[arg(long, required = true)]
-        data: Vec<std::path::PathBuf>,
-        /// Positions per game stage.
-        #[arg(long, default_value_t = 200)]
-        positions: usize,
-        /// Deepest search fitted.
-        #[arg(long, default_value_t = 10)]
-        max_depth: u32,
-        #[arg(long, default_value = "params/mpc.txt")]
-        out: std::path::PathBuf,
-        #[arg(long, default_value = "params/plots")]
-        plots: std::path::PathBuf,
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
+    FitMpc(FitMpcArgs),
     /// Reproduce Buro's ProbCut tables (Table 2: node savings; Table 1: tournament).
     ProbcutReport {
         /// Only this table (default: both).
@@ -181,6 +144,49 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+#[derive(clap::Args)]
+struct AnalyzeArgs {
+    /// The position: "<64 squares> <X|O>" (default: the start position).
+    #[arg(long)]
+    board: Option<String>,
+    /// Moves played from that position first, e.g. f5d6c3.
+    #[arg(long)]
+    moves: Option<String>,
+    /// Search depth in plies (0 = static evaluation of each resulting position).
+    #[arg(long, conflicts_with = "level")]
+    depth: Option<u32>,
+    /// Level 0-60 (midgame depth and solve empties from params/levels.txt).
+    #[arg(long)]
+    level: Option<u32>,
+    #[arg(long)]
+    json: bool,
+    #[arg(long, value_enum, default_value = "pvs")]
+    driver: Driver,
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
+#[derive(clap::Args)]
+struct FitMpcArgs {
+    /// Dataset files (self-play records).
+    #[arg(long, required = true)]
+    data: Vec<std::path::PathBuf>,
+    /// Positions per game stage.
+    #[arg(long, default_value_t = 200)]
+    positions: usize,
+    /// Deepest search fitted.
+    #[arg(long, default_value_t = 10)]
+    max_depth: u32,
+    #[arg(long, default_value = "params/mpc.txt")]
+    out: std::path::PathBuf,
+    #[arg(long, default_value = "params/plots")]
+    plots: std::path::PathBuf,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 /// The evaluation selected on the command line: trained weights (embedded or from --params)
@@ -271,15 +277,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Analyze {
-            board,
-            moves,
-            depth,
-            level,
-            json,
-            driver,
-            hash,
-        }) => run_analyze(board.as_deref(), moves.as_deref(), depth, level, json, driver, hash, eval),
+        Some(Command::Analyze(args)) => run_analyze(&args, eval),
         Some(Command::Bench {
             depth,
             driver,
@@ -343,15 +341,7 @@ fn main() -> ExitCode {
             l2,
             threads,
         }) => run_train(&data, &out, epochs, lr, l2, threads),
-        Some(Command::FitMpc {
-            data,
-            positions,
-            max_depth,
-            out,
-            plots,
-            threads,
-            seed,
-        }) => run_fit_mpc(&data, positions, max_depth, &out, &plots, threads, seed, eval),
+        Some(Command::FitMpc(args)) => run_fit_mpc(&args, eval),
         None => {
             eprintln!("oxello: no command given; try `oxello --help`");
             ExitCode::from(2)
@@ -383,16 +373,18 @@ fn run_perft(depth: u32, policy: PassPolicy, board: Option<&str>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn run_analyze(
-    board: Option<&str>,
-    moves: Option<&str>,
-    depth: Option<u32>,
-    level: Option<u32>,
-    json: bool,
-    driver: Driver,
-    hash: usize,
-    eval: &(dyn OrderingEval + Sync),
-) -> ExitCode {
+fn run_analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode {
+    let AnalyzeArgs {
+        board,
+        moves,
+        depth,
+        level,
+        json,
+        driver,
+        hash,
+    } = args;
+    let (board, moves, depth, level, json, driver, hash) =
+        (board.as_deref(), moves.as_deref(), *depth, *level, *json, *driver, *hash);
     let start = match board.map(parse_position) {
         None => Position::start(),
         Some(Ok(p)) => p,
@@ -476,16 +468,17 @@ fn run_train(data: &[std::path::PathBuf], out: &std::path::Path, epochs: usize, 
     ExitCode::SUCCESS
 }
 
-fn run_fit_mpc(
-    data: &[std::path::PathBuf],
-    per_stage: usize,
-    max_depth: u32,
-    out: &std::path::Path,
-    plots: &std::path::Path,
-    threads: usize,
-    seed: u64,
-    eval: &(dyn OrderingEval + Sync),
-) -> ExitCode {
+fn run_fit_mpc(args: &FitMpcArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode {
+    let FitMpcArgs {
+        data,
+        positions: per_stage,
+        max_depth,
+        out,
+        plots,
+        threads,
+        seed,
+    } = args;
+    let (per_stage, max_depth, threads, seed) = (*per_stage, *max_depth, *threads, *seed);
     let mut positions = Vec::new();
     for file in data {
         match std::fs::read_to_string(file) {
