@@ -12,9 +12,10 @@ use oxello::search::kernel::Kernel;
 use oxello::search::levels::Levels;
 use oxello::search::mpc::MpcTable;
 use oxello::search::request::Driver;
+use oxello::search::request::Pruning;
 use oxello::tools::analyze::{self, AnalyzeDepth};
 use oxello::tools::solve::{self, SolveOptions};
-use oxello::tools::{bench, fitmpc, probcut_report, train};
+use oxello::tools::{bench, fitmpc, matchplay, probcut_report, train};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -109,7 +110,7 @@ enum Command {
     },
     /// Fit the evaluation weights on self-play records (least squares, Adam).
     Train {
-        #[arg(long, required = true)]
+        #[arg(long, required = true, num_args = 1..)]
         data: Vec<std::path::PathBuf>,
         #[arg(long, default_value = "params/eval.bin")]
         out: std::path::PathBuf,
@@ -121,6 +122,37 @@ enum Command {
         l2: f32,
         #[arg(long, default_value_t = 2)]
         threads: usize,
+        /// Records also train the stages within this many empties of their own.
+        #[arg(long, default_value_t = 6)]
+        share: u32,
+    },
+    /// Write balanced openings: random N-ply lines whose search score is within ±max discs.
+    Openings {
+        #[arg(long, default_value_t = 100)]
+        count: usize,
+        #[arg(long, default_value_t = 8)]
+        plies: u32,
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
+        #[arg(long, default_value_t = 2)]
+        max_score: i32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Match the selected evaluation against the bootstrap one at equal depth (both colours).
+    EvalMatch {
+        /// Openings file (one transcript per line).
+        #[arg(long, default_value = "book/openings.txt")]
+        openings: std::path::PathBuf,
+        #[arg(long, default_value_t = 6)]
+        depth: u32,
+        /// Empties from which both sides solve exactly.
+        #[arg(long, default_value_t = 14)]
+        exact: u32,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long)]
+        json: bool,
     },
     /// Generate training games (resumable; appends to OUT).
     Selfplay {
@@ -171,7 +203,7 @@ struct AnalyzeArgs {
 #[derive(clap::Args)]
 struct FitMpcArgs {
     /// Dataset files (self-play records).
-    #[arg(long, required = true)]
+    #[arg(long, required = true, num_args = 1..)]
     data: Vec<std::path::PathBuf>,
     /// Positions per game stage.
     #[arg(long, default_value_t = 200)]
@@ -340,7 +372,37 @@ fn main() -> ExitCode {
             lr,
             l2,
             threads,
-        }) => run_train(&data, &out, epochs, lr, l2, threads),
+            share,
+        }) => run_train(
+            &data,
+            &out,
+            &train::TrainOptions {
+                epochs,
+                learning_rate: lr,
+                l2,
+                threads,
+                share,
+            },
+        ),
+        Some(Command::Openings {
+            count,
+            plies,
+            depth,
+            max_score,
+            seed,
+        }) => {
+            for line in matchplay::generate_openings(count, plies, depth, max_score, eval, seed) {
+                println!("{line}");
+            }
+            ExitCode::SUCCESS
+        }
+        Some(Command::EvalMatch {
+            openings,
+            depth,
+            exact,
+            threads,
+            json,
+        }) => run_eval_match(&openings, depth, exact, threads, json, eval),
         Some(Command::FitMpc(args)) => run_fit_mpc(&args, eval),
         None => {
             eprintln!("oxello: no command given; try `oxello --help`");
@@ -431,7 +493,67 @@ fn run_analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode
     ExitCode::SUCCESS
 }
 
-fn run_train(data: &[std::path::PathBuf], out: &std::path::Path, epochs: usize, lr: f32, l2: f32, threads: usize) -> ExitCode {
+fn run_eval_match(
+    openings: &std::path::Path,
+    depth: u32,
+    exact: u32,
+    threads: usize,
+    json: bool,
+    eval: &(dyn OrderingEval + Sync),
+) -> ExitCode {
+    let text = match std::fs::read_to_string(openings) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("oxello: cannot read {}: {e}", openings.display());
+            return ExitCode::from(2);
+        }
+    };
+    let lines = match matchplay::parse_openings(&text) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("oxello: {}: {e}", openings.display());
+            return ExitCode::from(2);
+        }
+    };
+    fn make<'a>(name: &str, e: &'a (dyn OrderingEval + Sync), depth: u32, exact: u32) -> matchplay::Player<'a> {
+        matchplay::Player {
+            name: name.to_string(),
+            eval: e,
+            depth: Some(depth),
+            time_per_move: None,
+            exact_empties: exact,
+            wld_empties: exact,
+            pruning: Pruning::None,
+        }
+    }
+    let a = make("evaluation", eval, depth, exact);
+    let b = make("bootstrap", &BootstrapEval, depth, exact);
+    let s = matchplay::run_match(&a, &b, &lines, threads, 16, !json);
+    if json {
+        println!(
+            "{{\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"percent\":{:.1},\"average_discs\":{:.2}}}",
+            s.games(),
+            s.wins,
+            s.draws,
+            s.losses,
+            s.percent(),
+            s.discs as f64 / s.games().max(1) as f64
+        );
+    } else {
+        println!(
+            "evaluation vs bootstrap at depth {depth}: {} games, +{} ={} -{}, {:.1} %, average {:+.2} discs",
+            s.games(),
+            s.wins,
+            s.draws,
+            s.losses,
+            s.percent(),
+            s.discs as f64 / s.games().max(1) as f64
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+fn run_train(data: &[std::path::PathBuf], out: &std::path::Path, opts: &train::TrainOptions) -> ExitCode {
     let mut records = Vec::new();
     for file in data {
         let text = match std::fs::read_to_string(file) {
@@ -451,13 +573,7 @@ fn run_train(data: &[std::path::PathBuf], out: &std::path::Path, epochs: usize, 
         records.extend(r);
     }
     eprintln!("train: {} records", records.len());
-    let opts = train::TrainOptions {
-        epochs,
-        learning_rate: lr,
-        l2,
-        threads,
-    };
-    let (evaluator, _) = train::train(&records, &opts, true);
+    let (evaluator, _) = train::train(&records, opts, true);
     let (mae, n) = train::holdout_mae(&evaluator, &records, 20..=24);
     println!("held-out MAE of the static evaluation at 20-24 empties (exact labels): {mae:.2} discs over {n} positions");
     if let Err(e) = std::fs::write(out, evaluator.encode()) {

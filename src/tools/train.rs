@@ -14,6 +14,8 @@ pub struct TrainOptions {
     pub learning_rate: f32,
     pub l2: f32,
     pub threads: usize,
+    /// A training record also trains stages within this many empties of its own.
+    pub share: u32,
 }
 
 /// Held-out mean absolute error (discs) per stage, with sample counts.
@@ -106,12 +108,22 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
     let bmi2 = eval::has_bmi2();
     let mut per_stage: Vec<(Vec<Sample>, Vec<Sample>)> = (0..STAGES).map(|_| (Vec::new(), Vec::new())).collect();
     for r in records {
-        let s = to_sample(eval::features(&r.board, bmi2), r.score);
-        let slot = &mut per_stage[eval::stage(r.board.empty_count())];
+        let st = eval::stage(r.board.empty_count());
         if r.game % 10 == 9 {
-            slot.1.push(s);
+            per_stage[st].1.push(to_sample(eval::features(&r.board, bmi2), r.score));
         } else {
-            slot.0.push(s);
+            // Training records also serve the neighbouring stages within `opts.share` empties:
+            // with little data, borrowing from nearby stages beats fitting each alone.
+            let e = r.board.empty_count();
+            for (k, slot) in per_stage.iter_mut().enumerate() {
+                let (lo, hi) = (
+                    k as u32 * eval::STAGE_WIDTH,
+                    k as u32 * eval::STAGE_WIDTH + eval::STAGE_WIDTH - 1,
+                );
+                if e + opts.share >= lo && e <= hi + opts.share {
+                    slot.0.push(to_sample(eval::features(&r.board, bmi2), r.score));
+                }
+            }
         }
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -216,6 +228,7 @@ mod tests {
             learning_rate: 0.01,
             l2: 0.0,
             threads: 2,
+            share: 0,
         };
         let (e, reports) = train(&data, &opts, false);
         let rep = reports.iter().find(|r| r.holdout > 0).expect("a stage with held-out data");
