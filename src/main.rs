@@ -15,7 +15,7 @@ use oxello::search::request::Driver;
 use oxello::search::request::Pruning;
 use oxello::tools::analyze::{self, AnalyzeDepth};
 use oxello::tools::solve::{self, SolveOptions};
-use oxello::tools::{bench, fitmpc, matchplay, probcut_report, train};
+use oxello::tools::{bench, evalmae, fitmpc, matchplay, probcut_report, train};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -153,6 +153,20 @@ enum Command {
         threads: usize,
         #[arg(long)]
         json: bool,
+    },
+    /// Mean absolute error of the evaluation and of a fixed-depth search against exact scores
+    /// on held-out self-play positions (solved here).
+    EvalMae {
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<std::path::PathBuf>,
+        #[arg(long, default_value_t = 100)]
+        positions: usize,
+        #[arg(long, default_value_t = 20)]
+        min_empties: u32,
+        #[arg(long, default_value_t = 24)]
+        max_empties: u32,
+        #[arg(long, default_value_t = 8)]
+        depth: u32,
     },
     /// Generate training games (resumable; appends to OUT).
     Selfplay {
@@ -403,6 +417,31 @@ fn main() -> ExitCode {
             threads,
             json,
         }) => run_eval_match(&openings, depth, exact, threads, json, eval),
+        Some(Command::EvalMae {
+            data,
+            positions,
+            min_empties,
+            max_empties,
+            depth,
+        }) => {
+            let mut records = Vec::new();
+            for file in &data {
+                match std::fs::read_to_string(file) {
+                    Ok(t) => records.extend(oxello::eval::dataset::parse(&t).0),
+                    Err(e) => {
+                        eprintln!("oxello: cannot read {}: {e}", file.display());
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            let picked = evalmae::pick(&records, min_empties..=max_empties, positions);
+            let r = evalmae::measure(&picked, depth, eval, true);
+            println!(
+                "{} held-out positions at {min_empties}-{max_empties} empties: static evaluation MAE {:.2} discs, depth-{depth} search MAE {:.2} discs",
+                r.positions, r.static_mae, r.search_mae
+            );
+            ExitCode::SUCCESS
+        }
         Some(Command::FitMpc(args)) => run_fit_mpc(&args, eval),
         None => {
             eprintln!("oxello: no command given; try `oxello --help`");

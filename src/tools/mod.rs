@@ -2,6 +2,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod evalmae;
 pub mod fitmpc;
 pub mod json;
 pub mod matchplay;

@@ -1,0 +1,83 @@
+//! `oxello eval-mae`: accuracy of the evaluation against exact scores. Positions at the given
+//! empties are taken from held-out games (game number ≡ 9 mod 10, never trained on), solved
+//! exactly, and compared with the static evaluation and with a fixed-depth search.
+
+use crate::eval::dataset::Record;
+use crate::search::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
+use crate::search::midgame::Searcher;
+use crate::search::request::{Driver, Limits, Pruning, SearchRequest};
+use std::sync::atomic::AtomicBool;
+
+pub struct MaeReport {
+    pub positions: usize,
+    pub static_mae: f64,
+    pub search_mae: f64,
+}
+
+/// Up to `count` held-out positions with empties in `range`, spread over the range.
+pub fn pick(records: &[Record], range: std::ops::RangeInclusive<u32>, count: usize) -> Vec<Record> {
+    let width = (range.end() - range.start() + 1) as usize;
+    let mut out = Vec::new();
+    for e in range {
+        let mut seen = std::collections::HashSet::new();
+        out.extend(
+            records
+                .iter()
+                .filter(|r| r.game % 10 == 9 && r.board.empty_count() == e && r.board.moves() != 0)
+                .filter(|r| seen.insert(r.game))
+                .take(count.div_ceil(width))
+                .copied(),
+        );
+    }
+    out.truncate(count);
+    out
+}
+
+pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progress: bool) -> MaeReport {
+    let stop = AtomicBool::new(false);
+    let mut solver = Solver::new(64);
+    let mut searcher = Searcher::new(64);
+    let (mut s_err, mut d_err) = (0.0, 0.0);
+    for (i, r) in positions.iter().enumerate() {
+        solver.tt.clear();
+        let exact = solver
+            .solve_with(
+                &r.board,
+                &SolveParams {
+                    mode: SolveMode::Exact,
+                    guess: eval.evaluate(&r.board),
+                    eval: Some(eval),
+                    deadline: None,
+                },
+                &stop,
+            )
+            .score;
+        searcher.clear();
+        let req = SearchRequest {
+            board: r.board,
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            exact_empties: 0,
+            wld_empties: 0,
+            driver: Driver::Pvs,
+            pruning: Pruning::None,
+        };
+        let searched = searcher.run(&req, eval, &stop, &mut |_| {}).score;
+        s_err += (eval.evaluate(&r.board) - exact).abs() as f64;
+        d_err += (searched - exact).abs() as f64;
+        if progress {
+            eprint!("\reval-mae: {}/{} positions solved   ", i + 1, positions.len());
+        }
+    }
+    if progress {
+        eprintln!();
+    }
+    let n = positions.len().max(1) as f64;
+    MaeReport {
+        positions: positions.len(),
+        static_mae: s_err / n,
+        search_mae: d_err / n,
+    }
+}
