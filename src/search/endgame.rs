@@ -215,12 +215,27 @@ macro_rules! endgame_impl {
             if n >= ctx.cfg.eval_order_min {
                 // Far from the end a shallow search orders better than the reply count.
                 let v = match ctx.eval {
-                    Some(e) => e.evaluate(&Board::new(np, no)),
+                    Some(e) => eval_search(e, np, no, 1),
                     None => mobility_search(np, no, 3),
                 };
                 key -= v * 256;
             }
             key
+        }
+
+        /// Negamax to `depth` plies on the evaluation (ordering far from the end).
+        $(#[$attr])*
+        fn eval_search(e: &dyn OrderingEval, p: u64, o: u64, depth: u32) -> i32 {
+            let m = bits::moves(p, o);
+            if depth == 0 || m == 0 {
+                return e.evaluate(&Board::new(p, o));
+            }
+            let mut best = -1000;
+            for sq in Squares(m) {
+                let f = bits::flips(p, o, sq);
+                best = best.max(-eval_search(e, o ^ f, p ^ f ^ (1u64 << sq), depth - 1));
+            }
+            best
         }
 
         /// Negamax to `depth` plies on corner-weighted mobility difference: a cheap stand-in
