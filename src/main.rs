@@ -69,6 +69,9 @@ enum Command {
     Bench {
         #[arg(long, default_value_t = 10)]
         depth: u32,
+        /// Multi-ProbCut confidence in percent (100 = exact alpha-beta).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100))]
+        selectivity: u32,
         #[arg(long, value_enum, default_value = "pvs")]
         driver: Driver,
         #[arg(long)]
@@ -203,9 +206,13 @@ struct AnalyzeArgs {
     /// Search depth in plies (0 = static evaluation of each resulting position).
     #[arg(long, conflicts_with = "level")]
     depth: Option<u32>,
-    /// Level 0-60 (midgame depth and solve empties from params/levels.txt).
+    /// Level 0-60 (midgame depth, solve empties and selectivity from params/levels.txt).
     #[arg(long)]
     level: Option<u32>,
+    /// Multi-ProbCut confidence in percent (73, 87, 95, 98, 99; 100 = exact alpha-beta).
+    /// Default: the level's, or 100 with --depth.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    selectivity: Option<u32>,
     #[arg(long)]
     json: bool,
     #[arg(long, value_enum, default_value = "pvs")]
@@ -326,11 +333,12 @@ fn main() -> ExitCode {
         Some(Command::Analyze(args)) => run_analyze(&args, eval),
         Some(Command::Bench {
             depth,
+            selectivity,
             driver,
             json,
             hash,
         }) => {
-            let r = bench::run(depth, driver, eval, hash);
+            let r = bench::run(depth, driver, Pruning::from_percent(selectivity), eval, hash);
             print!("{}", bench::format(&r, depth, driver, json));
             ExitCode::SUCCESS
         }
@@ -483,9 +491,18 @@ fn run_analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode
         json,
         driver,
         hash,
+        selectivity,
     } = args;
-    let (board, moves, depth, level, json, driver, hash) =
-        (board.as_deref(), moves.as_deref(), *depth, *level, *json, *driver, *hash);
+    let (board, moves, depth, level, json, driver, hash, selectivity) = (
+        board.as_deref(),
+        moves.as_deref(),
+        *depth,
+        *level,
+        *json,
+        *driver,
+        *hash,
+        *selectivity,
+    );
     let start = match board.map(parse_position) {
         None => Position::start(),
         Some(Ok(p)) => p,
@@ -507,6 +524,7 @@ fn run_analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode
             depth: d,
             exact_empties: 0,
             wld_empties: 0,
+            pruning: Pruning::from_percent(selectivity.unwrap_or(100)),
         },
         None => {
             let levels = match Levels::embedded() {
@@ -521,6 +539,7 @@ fn run_analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode
                 depth: l.depth,
                 exact_empties: l.exact_empties,
                 wld_empties: l.wld_empties,
+                pruning: Pruning::from_percent(selectivity.unwrap_or(l.selectivity)),
             }
         }
     };

@@ -1,4 +1,5 @@
-//! The level table (`params/levels.txt`): level -> midgame depth, exact and WLD solve empties.
+//! The level table (`params/levels.txt`): level -> midgame depth, exact and WLD solve empties,
+//! midgame selectivity.
 
 use std::fmt;
 use std::path::Path;
@@ -8,6 +9,8 @@ pub struct Level {
     pub depth: u32,
     pub exact_empties: u32,
     pub wld_empties: u32,
+    /// Multi-ProbCut confidence in percent (100 = none).
+    pub selectivity: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -63,19 +66,23 @@ impl Levels {
             }
             let nums: Result<Vec<u32>, _> = line.split_whitespace().map(str::parse::<u32>).collect();
             let nums = nums.map_err(|e| err(i + 1, format!("not a number: {e}")))?;
-            let [level, depth, exact, wld] = nums[..] else {
-                return Err(err(i + 1, format!("expected 4 numbers, found {}", nums.len())));
+            let [level, depth, exact, wld, selectivity] = nums[..] else {
+                return Err(err(i + 1, format!("expected 5 numbers, found {}", nums.len())));
             };
             if level as usize != table.len() {
                 return Err(err(i + 1, format!("level {level} out of order (expected {})", table.len())));
             }
-            if depth > 60 || exact > 60 || wld > 60 || wld < exact {
-                return Err(err(i + 1, "values must be at most 60 and wld >= exact".into()));
+            if depth > 60 || exact > 60 || wld > 60 || wld < exact || !(1..=100).contains(&selectivity) {
+                return Err(err(
+                    i + 1,
+                    "values must be at most 60, wld >= exact, selectivity 1..=100".into(),
+                ));
             }
             table.push(Level {
                 depth,
                 exact_empties: exact,
                 wld_empties: wld,
+                selectivity,
             });
         }
         if table.len() != 61 {
@@ -107,13 +114,15 @@ mod tests {
 
     #[test]
     fn bad_tables_name_the_line() {
-        let e = Levels::parse("0 0 0 0\n1 1 x 2\n", "t").expect_err("bad number");
+        let e = Levels::parse("0 0 0 0 100\n1 1 x 2 100\n", "t").expect_err("bad number");
         assert_eq!((e.file.as_str(), e.line), ("t", 2));
-        let e = Levels::parse("0 0 0 0\n2 1 2 2\n", "t").expect_err("order");
+        let e = Levels::parse("0 0 0 0 100\n2 1 2 2 100\n", "t").expect_err("order");
         assert!(e.problem.contains("out of order"));
-        let e = Levels::parse("0 0 0\n", "t").expect_err("short");
-        assert!(e.problem.contains("expected 4 numbers"));
-        let e = Levels::parse("0 0 0 0\n", "t").expect_err("truncated");
+        let e = Levels::parse("0 0 0 0\n", "t").expect_err("short");
+        assert!(e.problem.contains("expected 5 numbers"));
+        let e = Levels::parse("0 0 0 0 0\n", "t").expect_err("selectivity 0");
+        assert!(e.problem.contains("selectivity"));
+        let e = Levels::parse("0 0 0 0 100\n", "t").expect_err("truncated");
         assert!(e.problem.contains("levels 0..=60"));
     }
 }

@@ -14,6 +14,7 @@ pub struct AnalyzeDepth {
     pub depth: u32,
     pub exact_empties: u32,
     pub wld_empties: u32,
+    pub pruning: Pruning,
 }
 
 /// One analysed move.
@@ -69,7 +70,7 @@ pub fn analyze(b: &Board, depth: AnalyzeDepth, driver: Driver, eval: &dyn Orderi
                 exact_empties: depth.exact_empties,
                 wld_empties: depth.wld_empties,
                 driver,
-                pruning: Pruning::None,
+                pruning: depth.pruning,
             };
             let r = searcher.run(&req, eval, &stop, &mut |_| {});
             let mut pv = vec![mv];

@@ -37,7 +37,7 @@ pub fn positions() -> Vec<Board> {
         .collect()
 }
 
-pub fn run(depth: u32, driver: Driver, eval: &dyn OrderingEval, hash_mb: usize) -> BenchResult {
+pub fn run(depth: u32, driver: Driver, pruning: Pruning, eval: &dyn OrderingEval, hash_mb: usize) -> BenchResult {
     let stop = AtomicBool::new(false);
     let mut per_position = Vec::new();
     for b in positions() {
@@ -51,7 +51,7 @@ pub fn run(depth: u32, driver: Driver, eval: &dyn OrderingEval, hash_mb: usize) 
             exact_empties: 0,
             wld_empties: 0,
             driver,
-            pruning: Pruning::None,
+            pruning,
         };
         let t0 = Instant::now();
         let r = s.run(&req, eval, &stop, &mut |_| {});
