@@ -73,20 +73,10 @@ fn normal_cdf(x: f64) -> f64 {
 
 /// Φ⁻¹(p) by bisection on an erf approximation (Abramowitz–Stegun 7.1.26): plenty for t.
 fn inverse_normal(p: f64) -> f64 {
-    let cdf = |x: f64| {
-        let z = x.abs() / std::f64::consts::SQRT_2;
-        let t = 1.0 / (1.0 + 0.327_591_1 * z);
-        let y = 1.0
-            - (((((1.061_405_429 * t - 1.453_152_027) * t) + 1.421_413_741) * t - 0.284_496_736) * t + 0.254_829_592)
-                * t
-                * (-z * z).exp();
-        let erf = if x >= 0.0 { y } else { -y };
-        0.5 * (1.0 + erf)
-    };
     let (mut lo, mut hi) = (-10.0, 10.0);
     for _ in 0..100 {
         let mid = (lo + hi) / 2.0;
-        if cdf(mid) < p {
+        if normal_cdf(mid) < p {
             lo = mid;
         } else {
             hi = mid;

@@ -38,6 +38,24 @@ pub struct SearchRequest {
     pub pruning: Pruning,
 }
 
+impl SearchRequest {
+    /// A full-width PVS search of `board` to `depth` plies, no endgame solve: the building block
+    /// of benchmarks, data tools and tests.
+    pub fn fixed_depth(board: Board, depth: u32) -> SearchRequest {
+        SearchRequest {
+            board,
+            limits: Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            exact_empties: 0,
+            wld_empties: 0,
+            driver: Driver::Pvs,
+            pruning: Pruning::None,
+        }
+    }
+}
+
 /// Forward pruning of the midgame search.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub enum Pruning {

@@ -5,7 +5,7 @@
 use crate::eval::dataset::Record;
 use crate::search::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
 use crate::search::midgame::Searcher;
-use crate::search::request::{Driver, Limits, Pruning, SearchRequest};
+use crate::search::request::SearchRequest;
 use std::sync::atomic::AtomicBool;
 
 pub struct MaeReport {
@@ -53,17 +53,7 @@ pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progre
             )
             .score;
         searcher.clear();
-        let req = SearchRequest {
-            board: r.board,
-            limits: Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            exact_empties: 0,
-            wld_empties: 0,
-            driver: Driver::Pvs,
-            pruning: Pruning::None,
-        };
+        let req = SearchRequest::fixed_depth(r.board, depth);
         let searched = searcher.run(&req, eval, &stop, &mut |_| {}).score;
         s_err += (eval.evaluate(&r.board) - exact).abs() as f64;
         d_err += (searched - exact).abs() as f64;

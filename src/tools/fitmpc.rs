@@ -7,7 +7,7 @@ use crate::board::notation::parse_position;
 use crate::search::endgame::{OrderingEval, SolveMode, Solver};
 use crate::search::midgame::Searcher;
 use crate::search::mpc::{Fit, MpcTable, TO_END};
-use crate::search::request::{DepthKind, Driver, Limits, Pruning, SearchRequest};
+use crate::search::request::{DepthKind, SearchRequest};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -96,17 +96,7 @@ fn sample(b: &Board, max_depth: u32, eval: &dyn OrderingEval, searcher: &mut Sea
     let top = max_depth.min(empties.saturating_sub(1));
     let mut values = vec![eval.evaluate(b).clamp(-64, 64)];
     searcher.clear();
-    let req = SearchRequest {
-        board: *b,
-        limits: Limits {
-            depth: Some(top),
-            ..Limits::default()
-        },
-        exact_empties: 0,
-        wld_empties: 0,
-        driver: Driver::Pvs,
-        pruning: Pruning::None,
-    };
+    let req = SearchRequest::fixed_depth(*b, top);
     searcher.run(&req, eval, &stop, &mut |i| {
         if let DepthKind::Midgame { depth, .. } = i.kind
             && depth as usize == values.len()

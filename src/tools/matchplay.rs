@@ -178,17 +178,7 @@ pub fn generate_openings(
         if pos.board.moves() == 0 || !seen.insert(key) {
             continue;
         }
-        let req = SearchRequest {
-            board: pos.board,
-            limits: Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            exact_empties: 0,
-            wld_empties: 0,
-            driver: Driver::Pvs,
-            pruning: Pruning::None,
-        };
+        let req = SearchRequest::fixed_depth(pos.board, depth);
         let r = searcher.run(&req, eval, &stop, &mut |_| {});
         if r.score.abs() <= max_score {
             out.push(line);

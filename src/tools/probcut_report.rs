@@ -75,17 +75,7 @@ pub fn sample_positions(discs: u32, count: usize, seed: u64, eval: &dyn Ordering
             let sq = if ply < random_plies {
                 Squares(m).nth(rnd(m.count_ones())).unwrap_or(0)
             } else {
-                let req = SearchRequest {
-                    board: pos.board,
-                    limits: Limits {
-                        depth: Some(2),
-                        ..Limits::default()
-                    },
-                    exact_empties: 0,
-                    wld_empties: 0,
-                    driver: Driver::Pvs,
-                    pruning: Pruning::None,
-                };
+                let req = SearchRequest::fixed_depth(pos.board, 2);
                 match searcher.run(&req, eval, &stop, &mut |_| {}).best {
                     Some(Square::At(s)) => s as usize,
                     _ => m.trailing_zeros() as usize,

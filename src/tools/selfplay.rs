@@ -10,7 +10,7 @@ use crate::board::notation::format_position;
 use crate::board::{Position, Square};
 use crate::search::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
 use crate::search::midgame::Searcher;
-use crate::search::request::{Driver, Limits, Pruning, SearchRequest};
+use crate::search::request::SearchRequest;
 use parking_lot::Mutex;
 use std::collections::HashSet;
 use std::fs::OpenOptions;
@@ -93,17 +93,7 @@ pub fn play_game(
                 _ => moves.trailing_zeros() as usize,
             }
         } else {
-            let req = SearchRequest {
-                board: b,
-                limits: Limits {
-                    depth: Some(opts.depth),
-                    ..Limits::default()
-                },
-                exact_empties: 0,
-                wld_empties: 0,
-                driver: Driver::Pvs,
-                pruning: Pruning::None,
-            };
+            let req = SearchRequest::fixed_depth(b, opts.depth);
             match searcher.run(&req, eval, &stop, &mut |_| {}).best {
                 Some(Square::At(sq)) => sq as usize,
                 _ => moves.trailing_zeros() as usize,
