@@ -639,15 +639,8 @@ mod tests {
 
     fn request(b: Board, depth: u32, driver: Driver) -> SearchRequest {
         SearchRequest {
-            board: b,
-            limits: Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            exact_empties: 0,
-            wld_empties: 0,
             driver,
-            pruning: Pruning::None,
+            ..SearchRequest::fixed_depth(b, depth)
         }
     }
 

@@ -6,7 +6,7 @@ use crate::board::Board;
 use crate::board::notation::parse_position;
 use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
-use crate::search::request::{Driver, Limits, Pruning, SearchRequest};
+use crate::search::request::{Driver, Pruning, SearchRequest};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -43,15 +43,9 @@ pub fn run(depth: u32, driver: Driver, pruning: Pruning, eval: &dyn OrderingEval
     for b in positions() {
         let mut s = Searcher::new(hash_mb);
         let req = SearchRequest {
-            board: b,
-            limits: Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            exact_empties: 0,
-            wld_empties: 0,
             driver,
             pruning,
+            ..SearchRequest::fixed_depth(b, depth)
         };
         let t0 = Instant::now();
         let r = s.run(&req, eval, &stop, &mut |_| {});
