@@ -219,6 +219,9 @@ struct AnalyzeArgs {
     driver: Driver,
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Search threads (lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 #[derive(clap::Args)]
@@ -492,6 +495,7 @@ fn run_analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode
         driver,
         hash,
         selectivity,
+        threads,
     } = args;
     let (board, moves, depth, level, json, driver, hash, selectivity) = (
         board.as_deref(),
@@ -525,6 +529,7 @@ fn run_analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode
             exact_empties: 0,
             wld_empties: 0,
             pruning: Pruning::from_percent(selectivity.unwrap_or(100)),
+            threads: *threads,
         },
         None => {
             let levels = match Levels::embedded() {
@@ -540,6 +545,7 @@ fn run_analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode
                 exact_empties: l.exact_empties,
                 wld_empties: l.wld_empties,
                 pruning: Pruning::from_percent(selectivity.unwrap_or(l.selectivity)),
+                threads: *threads,
             }
         }
     };

@@ -11,6 +11,7 @@ use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
 use crate::board::stability::stable_discs;
 use crate::board::{Board, Square};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -69,7 +70,7 @@ impl Default for SolverConfig {
 
 /// State shared by one solve: TT, node counter, stop flag.
 pub(crate) struct Ctx<'a> {
-    pub tt: &'a mut TranspositionTable,
+    pub tt: &'a TranspositionTable,
     pub nodes: u64,
     pub stop: &'a AtomicBool,
     /// Abort when this instant passes (time-limited searches).
@@ -494,15 +495,21 @@ mod x86v3 {
 
 /// The solver: owns its TT; one solve at a time.
 pub struct Solver {
-    pub tt: TranspositionTable,
+    /// Shared with the other threads of a parallel search.
+    pub tt: Arc<TranspositionTable>,
     pub kernel: Kernel,
     pub config: SolverConfig,
 }
 
 impl Solver {
     pub fn new(hash_mb: usize) -> Solver {
+        Solver::with_table(Arc::new(TranspositionTable::new(hash_mb)))
+    }
+
+    /// A solver using an existing (shared) table.
+    pub fn with_table(tt: Arc<TranspositionTable>) -> Solver {
         Solver {
-            tt: TranspositionTable::new(hash_mb),
+            tt,
             kernel: Kernel::detect(),
             config: SolverConfig::default(),
         }
@@ -526,7 +533,7 @@ impl Solver {
     /// kept from earlier calls (a midgame search calls this at many leaves).
     pub fn null_window(&mut self, b: &Board, alpha: i32, stop: &AtomicBool, deadline: Option<Instant>) -> SolveResult {
         let mut ctx = Ctx {
-            tt: &mut self.tt,
+            tt: &self.tt,
             nodes: 0,
             stop,
             deadline,
@@ -557,7 +564,7 @@ impl Solver {
         };
         self.tt.new_search();
         let mut ctx = Ctx {
-            tt: &mut self.tt,
+            tt: &self.tt,
             nodes: 0,
             stop,
             deadline: params.deadline,

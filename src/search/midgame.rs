@@ -36,7 +36,7 @@ pub struct Searcher {
 
 /// Per-search state shared by the recursive functions.
 struct Run<'a> {
-    tt: &'a mut TranspositionTable,
+    tt: &'a TranspositionTable,
     solver: &'a mut Solver,
     eval: &'a dyn OrderingEval,
     mpc: &'a MpcTable,
@@ -52,6 +52,8 @@ struct Run<'a> {
     node_limit: Option<u64>,
     nodes: u64,
     aborted: bool,
+    /// Iterative deepening starts here (helper threads start deeper to diversify).
+    first_depth: u32,
 }
 
 impl Searcher {
@@ -81,11 +83,92 @@ impl Searcher {
     ) -> SearchResult {
         self.tt.new_search();
         let start = Instant::now();
-        let mut run = Run {
-            tt: &mut self.tt,
-            solver: &mut self.solver,
+        let b = req.board;
+        if b.moves() != 0 {
+            return self.run_threads(req, eval, stop, start, report);
+        }
+        if b.pass().moves() == 0 {
+            return SearchResult {
+                best: None,
+                score: b.final_score(),
+                kind: DepthKind::Exact,
+                nodes: 0,
+                time: start.elapsed(),
+                pv: Vec::new(),
+            };
+        }
+        // Forced pass: search the opponent's position and present it from our side.
+        let mut flipped = |i: &SearchInfo| {
+            let mut pv = vec![Square::Pass];
+            pv.extend(i.pv.iter().copied());
+            report(&SearchInfo {
+                score: -i.score,
+                pv,
+                ..i.clone()
+            });
+        };
+        let passed = SearchRequest {
+            board: b.pass(),
+            ..req.clone()
+        };
+        let mut r = self.run_threads(&passed, eval, stop, start, &mut flipped);
+        r.score = -r.score;
+        r.pv.insert(0, Square::Pass);
+        r.best = Some(Square::Pass);
+        r
+    }
+
+    /// Lazy SMP: helper threads search the same position over the shared tables (starting at
+    /// other depths); the main thread's result is the answer and stops the helpers.
+    fn run_threads(
+        &mut self,
+        req: &SearchRequest,
+        eval: &dyn OrderingEval,
+        stop: &AtomicBool,
+        start: Instant,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let done = AtomicBool::new(false);
+        let (tt, mpc, solver_tt) = (&self.tt, &self.mpc, self.solver.tt.clone());
+        let solver = &mut self.solver;
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..req.threads.max(1))
+                .map(|id| {
+                    let (solver_tt, done) = (solver_tt.clone(), &done);
+                    scope.spawn(move || {
+                        let mut solver = Solver::with_table(solver_tt);
+                        let mut run = Run::new(tt, &mut solver, eval, mpc, req, done, start);
+                        run.first_depth = 1 + id as u32;
+                        run.node_limit = None;
+                        run.think(&req.board, req, &mut |_| {});
+                        run.nodes
+                    })
+                })
+                .collect();
+            let mut run = Run::new(tt, solver, eval, mpc, req, stop, start);
+            let mut r = run.think(&req.board, req, report);
+            done.store(true, Ordering::Relaxed);
+            r.nodes += helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum::<u64>();
+            r
+        })
+    }
+}
+
+impl<'a> Run<'a> {
+    fn new(
+        tt: &'a TranspositionTable,
+        solver: &'a mut Solver,
+        eval: &'a dyn OrderingEval,
+        mpc: &'a MpcTable,
+        req: &SearchRequest,
+        stop: &'a AtomicBool,
+        start: Instant,
+    ) -> Run<'a> {
+        Run {
+            tt,
+            solver,
             eval,
-            mpc: &self.mpc,
+            mpc,
             t: match req.pruning {
                 Pruning::ProbCut { t } => Some(t),
                 _ => None,
@@ -102,41 +185,10 @@ impl Searcher {
             node_limit: req.limits.nodes,
             nodes: 0,
             aborted: false,
-        };
-        let b = req.board;
-        if b.moves() == 0 {
-            if b.pass().moves() == 0 {
-                let score = b.final_score();
-                return SearchResult {
-                    best: None,
-                    score,
-                    kind: DepthKind::Exact,
-                    nodes: 0,
-                    time: start.elapsed(),
-                    pv: Vec::new(),
-                };
-            }
-            // Forced pass: search the opponent's position and present it from our side.
-            let mut flipped = |i: &SearchInfo| {
-                let mut pv = vec![Square::Pass];
-                pv.extend(i.pv.iter().copied());
-                report(&SearchInfo {
-                    score: -i.score,
-                    pv,
-                    ..i.clone()
-                });
-            };
-            let mut r = run.think(&b.pass(), req, &mut flipped);
-            r.score = -r.score;
-            r.pv.insert(0, Square::Pass);
-            r.best = Some(Square::Pass);
-            return r;
+            first_depth: 1,
         }
-        run.think(&b, req, report)
     }
-}
 
-impl Run<'_> {
     /// Polls the stop flag, the clock and the node budget every few thousand nodes.
     #[inline]
     fn poll(&mut self) -> bool {
@@ -511,7 +563,7 @@ impl Run<'_> {
         };
         let mut last: Option<SearchInfo> = None;
         let mut guess = self.evaluate(b);
-        for depth in 1..=max_depth.max(1) {
+        for depth in self.first_depth.min(max_depth.max(1))..=max_depth.max(1) {
             let mut pv = Vec::new();
             let score = match req.driver {
                 Driver::Pvs => self.root_pvs(b, depth, guess, &mut pv),
@@ -699,6 +751,23 @@ mod tests {
         assert!(t0.elapsed() < Duration::from_millis(200));
         let Some(Square::At(sq)) = r.best else { panic!("no move") };
         assert!(b.moves() >> sq & 1 != 0);
+    }
+
+    #[test]
+    fn two_threads_agree_on_an_exact_endgame() {
+        let stop = AtomicBool::new(false);
+        // FFO #20-39 line 3: 17 empties, best g8 = +2.
+        let pos = crate::board::notation::parse_position("--OOOO--X-OOOOO-XXOOXOXXXOXOXXXXXXXOXXXX-XXOXOXX--OXXX-X----X--- O")
+            .expect("valid");
+        let req = SearchRequest {
+            exact_empties: 20,
+            wld_empties: 20,
+            threads: 2,
+            limits: Limits::default(),
+            ..request(pos.board, 60, Driver::Pvs)
+        };
+        let r = Searcher::new(8).run(&req, &TestEval, &stop, &mut |_| {});
+        assert_eq!((r.kind, r.score, r.best), (DepthKind::Exact, 2, Some(Square::At(62))));
     }
 
     #[test]

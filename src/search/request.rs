@@ -36,6 +36,8 @@ pub struct SearchRequest {
     pub driver: Driver,
     /// Forward pruning: none (exact alpha-beta), Multi-ProbCut or N-best.
     pub pruning: Pruning,
+    /// Search threads (lazy SMP over the shared tables); 1 = deterministic single thread.
+    pub threads: usize,
 }
 
 impl SearchRequest {
@@ -52,6 +54,7 @@ impl SearchRequest {
             wld_empties: 0,
             driver: Driver::Pvs,
             pruning: Pruning::None,
+            threads: 1,
         }
     }
 }

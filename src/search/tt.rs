@@ -2,36 +2,92 @@
 //! depth and age. Shared by the endgame solver and (later) the midgame search.
 
 use crate::board::Board;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicU8, AtomicU64};
 
 /// Sentinel for "no best move recorded".
 pub const NO_MOVE: u8 = 64;
 
-#[derive(Clone, Copy, Debug)]
-pub struct Entry {
-    pub player: u64,
-    pub opponent: u64,
-    /// Lower and upper bounds on the score, in discs.
-    pub lower: i8,
-    pub upper: i8,
-    /// Search depth (empties for exact solves).
-    pub depth: u8,
-    /// Selectivity level the bounds hold at (higher = more exact).
-    pub selectivity: u8,
-    pub best: u8,
-    pub age: u8,
+/// One slot: the board (to verify hits) and the packed data, written without locks. The first
+/// word holds `player ^ data`, so a slot torn by two threads writing at once fails the check
+/// and reads as a miss instead of returning another position's bounds.
+struct Slot {
+    player_x: AtomicU64,
+    opponent: AtomicU64,
+    data: AtomicU64,
 }
 
-impl Entry {
-    const EMPTY: Entry = Entry {
-        player: 0,
-        opponent: 0,
-        lower: -64,
-        upper: 64,
-        depth: 0,
-        selectivity: 0,
-        best: NO_MOVE,
-        age: 0,
-    };
+/// Unpacked slot data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Data {
+    lower: i8,
+    upper: i8,
+    depth: u8,
+    selectivity: u8,
+    best: u8,
+    age: u8,
+}
+
+impl Data {
+    fn pack(self) -> u64 {
+        u64::from_le_bytes([
+            self.lower as u8,
+            self.upper as u8,
+            self.depth,
+            self.selectivity,
+            self.best,
+            self.age,
+            1,
+            0,
+        ])
+    }
+
+    /// None for a never-written slot (byte 6 marks written slots).
+    fn unpack(x: u64) -> Option<Data> {
+        let b = x.to_le_bytes();
+        (b[6] == 1).then_some(Data {
+            lower: b[0] as i8,
+            upper: b[1] as i8,
+            depth: b[2],
+            selectivity: b[3],
+            best: b[4],
+            age: b[5],
+        })
+    }
+}
+
+impl Slot {
+    fn empty() -> Slot {
+        Slot {
+            player_x: AtomicU64::new(0),
+            opponent: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }
+    }
+
+    /// The slot's data if it holds `b` (and was not torn).
+    #[inline]
+    fn read(&self, b: &Board) -> Option<Data> {
+        let data = self.data.load(Relaxed);
+        if self.opponent.load(Relaxed) != b.opponent || self.player_x.load(Relaxed) ^ data != b.player {
+            return None;
+        }
+        Data::unpack(data)
+    }
+
+    /// Any position's data (for replacement decisions).
+    #[inline]
+    fn peek(&self) -> Option<Data> {
+        Data::unpack(self.data.load(Relaxed))
+    }
+
+    #[inline]
+    fn write(&self, b: &Board, d: Data) {
+        let data = d.pack();
+        self.data.store(data, Relaxed);
+        self.opponent.store(b.opponent, Relaxed);
+        self.player_x.store(b.player ^ data, Relaxed);
+    }
 }
 
 /// What a probe found: bounds valid at `depth`/`selectivity`, and the best move if any.
@@ -54,61 +110,62 @@ pub struct Store {
     pub best: Option<usize>,
 }
 
+/// Shared between search threads: all methods take `&self`.
 pub struct TranspositionTable {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
     mask: usize,
-    age: u8,
+    age: AtomicU8,
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (rounded down to a power of two entries, at least 1024).
+    /// A table of about `mb` megabytes (rounded down to a power of two slots, at least 1024).
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1) * 1024 * 1024;
-        let n = (bytes / std::mem::size_of::<Entry>()).max(1024);
+        let n = (bytes / std::mem::size_of::<Slot>()).max(1024);
         let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
         TranspositionTable {
-            entries: vec![Entry::EMPTY; n],
+            slots: (0..n).map(|_| Slot::empty()).collect(),
             mask: n - 2,
-            age: 0,
+            age: AtomicU8::new(0),
         }
     }
 
-    pub fn clear(&mut self) {
-        self.entries.fill(Entry::EMPTY);
-        self.age = 0;
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.data.store(0, Relaxed);
+            s.opponent.store(0, Relaxed);
+            s.player_x.store(0, Relaxed);
+        }
+        self.age.store(0, Relaxed);
     }
 
     /// Starts a new search: older entries become preferred victims.
-    pub fn new_search(&mut self) {
-        self.age = self.age.wrapping_add(1);
+    pub fn new_search(&self) {
+        self.age.fetch_add(1, Relaxed);
     }
 
     #[inline]
-    fn bucket(&self, b: &Board) -> usize {
-        (b.hash() as usize) & self.mask
+    fn bucket(&self, b: &Board) -> &[Slot] {
+        let i = (b.hash() as usize) & self.mask;
+        &self.slots[i..i + 2]
     }
 
     #[inline]
     pub fn probe(&self, b: &Board) -> Option<Hit> {
-        let i = self.bucket(b);
-        self.entries[i..i + 2]
-            .iter()
-            .find(|e| e.player == b.player && e.opponent == b.opponent && (e.depth > 0 || e.best != NO_MOVE))
-            .map(|e| Hit {
-                lower: e.lower as i32,
-                upper: e.upper as i32,
-                depth: e.depth as u32,
-                selectivity: e.selectivity as u32,
-                best: (e.best != NO_MOVE).then_some(e.best as usize),
-            })
+        self.bucket(b).iter().find_map(|s| s.read(b)).map(|d| Hit {
+            lower: d.lower as i32,
+            upper: d.upper as i32,
+            depth: d.depth as u32,
+            selectivity: d.selectivity as u32,
+            best: (d.best != NO_MOVE).then_some(d.best as usize),
+        })
     }
 
     /// Records the result of a search with window (alpha, beta) that returned `score`
     /// (fail-soft): score <= alpha is an upper bound, score >= beta a lower bound.
     #[inline]
-    pub fn store(&mut self, b: &Board, s: Store) {
-        let i = self.bucket(b);
-        let age = self.age;
+    pub fn store(&self, b: &Board, s: Store) {
+        let age = self.age.load(Relaxed);
         let (lo, hi) = if s.score <= s.alpha {
             (-64, s.score)
         } else if s.score >= s.beta {
@@ -116,45 +173,45 @@ impl TranspositionTable {
         } else {
             (s.score, s.score)
         };
-        let depth = s.depth.min(255) as u8;
-        let sel = s.selectivity.min(255) as u8;
-        let best = s.best.map_or(NO_MOVE, |m| m as u8);
-        let pair = &mut self.entries[i..i + 2];
-        // Same position: tighten the bounds if the depth/selectivity agree, else replace.
-        if let Some(e) = pair.iter_mut().find(|e| e.player == b.player && e.opponent == b.opponent) {
-            if e.depth == depth && e.selectivity == sel {
-                e.lower = e.lower.max(lo as i8);
-                e.upper = e.upper.min(hi as i8);
-                if e.lower > e.upper {
-                    (e.lower, e.upper) = (lo as i8, hi as i8);
-                }
-            } else if (depth, sel) >= (e.depth, e.selectivity) {
-                (e.lower, e.upper, e.depth, e.selectivity) = (lo as i8, hi as i8, depth, sel);
-            } else {
-                return;
-            }
-            if best != NO_MOVE {
-                e.best = best;
-            }
-            e.age = age;
-            return;
-        }
-        // Otherwise replace the stale or shallower of the two slots.
-        let victim = if pair[0].age != age || (pair[1].age == age && pair[0].depth <= pair[1].depth) {
-            0
-        } else {
-            1
-        };
-        pair[victim] = Entry {
-            player: b.player,
-            opponent: b.opponent,
-            lower: lo as i8,
-            upper: hi as i8,
-            depth,
-            selectivity: sel,
-            best,
+        let mut d = Data {
+            lower: lo.clamp(-64, 64) as i8,
+            upper: hi.clamp(-64, 64) as i8,
+            depth: s.depth.min(255) as u8,
+            selectivity: s.selectivity.min(255) as u8,
+            best: s.best.map_or(NO_MOVE, |m| m as u8),
             age,
         };
+        let pair = self.bucket(b);
+        // Same position: tighten the bounds if depth and selectivity agree, else keep the deeper.
+        if let Some((slot, old)) = pair.iter().find_map(|s| s.read(b).map(|o| (s, o))) {
+            if (old.depth, old.selectivity) == (d.depth, d.selectivity) {
+                let (l, u) = (old.lower.max(d.lower), old.upper.min(d.upper));
+                if l <= u {
+                    (d.lower, d.upper) = (l, u);
+                }
+            } else if (d.depth, d.selectivity) < (old.depth, old.selectivity) {
+                return;
+            }
+            if d.best == NO_MOVE {
+                d.best = old.best;
+            }
+            slot.write(b, d);
+            return;
+        }
+        // Otherwise replace a stale or the shallower of the two slots.
+        let (a0, a1) = (pair[0].peek(), pair[1].peek());
+        let victim = match (a0, a1) {
+            (None, _) => 0,
+            (_, None) => 1,
+            (Some(x), Some(y)) => {
+                if x.age != age || (y.age == age && x.depth <= y.depth) {
+                    0
+                } else {
+                    1
+                }
+            }
+        };
+        pair[victim].write(b, d);
     }
 }
 
@@ -164,7 +221,7 @@ mod tests {
 
     #[test]
     fn store_and_probe_bounds() {
-        let mut tt = TranspositionTable::new(1);
+        let tt = TranspositionTable::new(1);
         let b = Board::START;
         assert!(tt.probe(&b).is_none());
         let st = |score| Store {

@@ -15,6 +15,7 @@ pub struct AnalyzeDepth {
     pub exact_empties: u32,
     pub wld_empties: u32,
     pub pruning: Pruning,
+    pub threads: usize,
 }
 
 /// One analysed move.
@@ -71,6 +72,7 @@ pub fn analyze(b: &Board, depth: AnalyzeDepth, driver: Driver, eval: &dyn Orderi
                 wld_empties: depth.wld_empties,
                 driver,
                 pruning: depth.pruning,
+                threads: depth.threads,
             };
             let r = searcher.run(&req, eval, &stop, &mut |_| {});
             let mut pv = vec![mv];

@@ -65,6 +65,7 @@ pub fn play_game(black: &Player, white: &Player, opening: Position, searchers: &
             wld_empties: player.wld_empties,
             driver: Driver::Pvs,
             pruning: player.pruning,
+            threads: 1,
         };
         let r = searcher.run(&req, player.eval, &stop, &mut |_| {});
         pos = match r.best {

@@ -13,7 +13,7 @@ use crate::board::{Board, Position, Square};
 use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
 use crate::search::mpc::MpcTable;
-use crate::search::request::{Driver, Limits, Pruning, SearchRequest};
+use crate::search::request::{Pruning, SearchRequest};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -96,15 +96,8 @@ fn search(b: &Board, depth: u32, pruning: Pruning, mpc: &MpcTable, eval: &dyn Or
     let mut s = Searcher::new(32);
     s.mpc = mpc.clone();
     let req = SearchRequest {
-        board: *b,
-        limits: Limits {
-            depth: Some(depth.min(b.empty_count())),
-            ..Limits::default()
-        },
-        exact_empties: 0,
-        wld_empties: 0,
-        driver: Driver::Pvs,
         pruning,
+        ..SearchRequest::fixed_depth(*b, depth.min(b.empty_count()))
     };
     let r = s.run(&req, eval, &stop, &mut |_| {});
     (r.best, r.score, r.nodes)
