@@ -1,0 +1,130 @@
+//! Data and report subcommands end to end, with tiny parameters: selfplay -> train ->
+//! fit-mpc, probcut-report JSON rows, selectivity in reported depths, bad weights files.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("oxello-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+#[test]
+fn selfplay_train_fit_mpc_pipeline() {
+    let dir = temp_dir("pipeline");
+    let data = dir.join("games.txt");
+    let d = data.to_str().expect("utf-8");
+    let (code, _, err) = run(&[
+        "selfplay",
+        "--out",
+        d,
+        "--games",
+        "12",
+        "--depth",
+        "2",
+        "--exact",
+        "12",
+        "--threads",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let weights = dir.join("eval.bin");
+    let (code, out, err) = run(&[
+        "train",
+        "--data",
+        d,
+        "--out",
+        weights.to_str().expect("utf-8"),
+        "--epochs",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("weights written"), "{out}");
+    assert!(err.contains("stage 0"), "{err}");
+    // The trained file loads through --params.
+    let (code, out, _) = run(&["--params", dir.to_str().expect("utf-8"), "analyze", "--depth", "2", "--json"]);
+    assert_eq!((code, out.lines().count()), (0, 4));
+    let mpc = dir.join("mpc.txt");
+    let plots = dir.join("plots");
+    let (code, out, err) = run(&[
+        "fit-mpc",
+        "--data",
+        d,
+        "--positions",
+        "6",
+        "--max-depth",
+        "5",
+        "--out",
+        mpc.to_str().expect("utf-8"),
+        "--plots",
+        plots.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("sigma") && out.contains("r2"), "{out}");
+    let table = std::fs::read_to_string(&mpc).expect("mpc written");
+    assert!(
+        table
+            .lines()
+            .any(|l| !l.starts_with('#') && l.split_whitespace().count() == 9),
+        "{table}"
+    );
+    assert!(std::fs::read_dir(&plots).expect("plots").count() > 0);
+}
+
+#[test]
+fn probcut_report_json_rows() {
+    let (code, out, err) = run(&["probcut-report", "--table", "2", "--positions", "2", "--depth", "4", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows.len(), 15, "{out}"); // 5 disc counts x 3 methods
+    for key in [
+        "discs",
+        "nodes_brute",
+        "nodes_selective",
+        "speedup",
+        "same_move",
+        "same_value",
+    ] {
+        assert!(rows.iter().all(|r| r.contains(&format!("\"{key}\":"))), "{key}: {out}");
+    }
+    let (code, out, err) = run(&["probcut-report", "--table", "1", "--games", "2", "--time-ms", "5", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<&str> = out.lines().collect();
+    assert_eq!(rows.len(), 6, "{out}");
+    for key in ["\"t\":", "\"wins\":", "\"draws\":", "\"losses\":", "\"percent\":"] {
+        assert!(rows.iter().all(|r| r.contains(key)), "{key}: {out}");
+    }
+}
+
+#[test]
+fn selectivity_shows_in_depth_strings() {
+    let (code, out, _) = run(&["analyze", "--moves", "f5d6", "--depth", "6", "--selectivity", "95", "--json"]);
+    assert_eq!(code, 0);
+    assert!(out.lines().all(|l| l.contains("\"depth_string\":\"6@95%\"")), "{out}");
+    let (code, out, _) = run(&["analyze", "--moves", "f5d6", "--depth", "4", "--json"]);
+    assert_eq!(code, 0);
+    assert!(out.lines().all(|l| l.contains("\"depth_string\":\"4\"")), "{out}");
+    assert_ne!(run(&["analyze", "--selectivity", "0"]).0, 0);
+}
+
+#[test]
+fn bad_weights_file_is_a_clear_error() {
+    let dir = temp_dir("badparams");
+    std::fs::write(dir.join("eval.bin"), b"OXEV-garbage").expect("write");
+    let (code, _, err) = run(&["--params", dir.to_str().expect("utf-8"), "bench", "--depth", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("eval.bin") && err.contains("truncated"), "{err}");
+}
