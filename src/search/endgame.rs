@@ -490,7 +490,8 @@ mod portable {
 
 #[cfg(target_arch = "x86_64")]
 mod x86v3 {
-    endgame_impl!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+    // No AVX2 here on purpose: see `search::kernel`.
+    endgame_impl!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]);
 }
 
 /// The solver: owns its TT; one solve at a time.
