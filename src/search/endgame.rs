@@ -59,8 +59,8 @@ pub struct SolverConfig {
 impl Default for SolverConfig {
     fn default() -> Self {
         SolverConfig {
-            shallow_max: 6,
-            tt_min: 8,
+            shallow_max: 7,
+            tt_min: 9,
             eval_order_min: 18,
             etc_min: 12,
             stability_alpha_min: 0,
