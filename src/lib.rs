@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod game;
+pub mod ggf;
 pub mod obf;
 pub mod perft;
 pub mod search;
