@@ -5,5 +5,6 @@ pub mod game;
 pub mod ggf;
 pub mod obf;
 pub mod perft;
+pub mod protocol;
 pub mod search;
 pub mod tools;
