@@ -3,7 +3,10 @@
 use clap::{Parser, Subcommand};
 use oxello::board::notation::parse_position;
 use oxello::board::{Board, Position};
+use oxello::engine::interim::InterimThinker;
+use oxello::engine::{self, EngineOptions};
 use oxello::perft::{PassPolicy, perft};
+use oxello::protocol::io::{Output, ProtocolKind};
 use oxello::search::endgame::SolveMode;
 use oxello::search::kernel::Kernel;
 use oxello::tools::solve::{self, SolveOptions};
@@ -20,8 +23,30 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// Options of the protocol front-ends.
+#[derive(clap::Args)]
+struct ProtocolArgs {
+    /// Midgame depth until the GUI sets one (NBoard `set depth`, GTP `set_level`).
+    #[arg(long, default_value_t = 12)]
+    level: u32,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
+impl Default for ProtocolArgs {
+    fn default() -> Self {
+        ProtocolArgs { level: 12, hash: 64 }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
+    /// Speak the NBoard protocol on stdin/stdout (the default protocol is detected from the
+    /// first line when no subcommand is given).
+    Nboard(ProtocolArgs),
+    /// Speak GTP on stdin/stdout.
+    Gtp(ProtocolArgs),
     /// Count the leaves of the game tree (move generator check).
     Perft {
         depth: u32,
@@ -65,11 +90,19 @@ fn main() -> ExitCode {
             board,
         }) => run_perft(depth, pass_policy, board.as_deref()),
         Some(Command::Solve { file, wld, json, hash }) => run_solve(&file, wld, json, hash),
-        None => {
-            eprintln!("oxello: no command given; try `oxello --help`");
-            ExitCode::from(2)
-        }
+        Some(Command::Nboard(args)) => run_protocol(Some(ProtocolKind::Nboard), &args),
+        Some(Command::Gtp(args)) => run_protocol(Some(ProtocolKind::Gtp), &args),
+        None => run_protocol(None, &ProtocolArgs::default()),
     }
+}
+
+/// Serves a protocol on stdin/stdout until quit or EOF.
+fn run_protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs) -> ExitCode {
+    let input = std::io::BufReader::new(std::io::stdin());
+    let out = Output::new(Box::new(std::io::stdout()));
+    let thinker = Box::new(InterimThinker::new(args.hash));
+    engine::run(kind, input, out, thinker, EngineOptions { depth: args.level });
+    ExitCode::SUCCESS
 }
 
 fn run_perft(depth: u32, policy: PassPolicy, board: Option<&str>) -> ExitCode {

@@ -4,6 +4,7 @@
 //! Parse errors are values (never panics) that the engine turns into the protocol's error reply.
 
 pub mod gtp;
+pub mod io;
 pub mod nboard;
 
 use nom::IResult;
