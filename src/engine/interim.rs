@@ -139,7 +139,6 @@ impl Think for InterimThinker {
 mod tests {
     use super::*;
     use crate::board::Position;
-    use crate::board::notation::parse_position;
 
     fn request(position: Position, moves: usize) -> ThinkRequest {
         ThinkRequest {
@@ -164,8 +163,14 @@ mod tests {
 
     #[test]
     fn exact_near_the_end_matches_the_solver() {
-        // Five empties: solved exactly; the solver itself is the oracle.
-        let late = parse_position("OOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOOXXXXXXXXXXXXXXX-----XXXXXXX X").expect("valid");
+        // Play the last legal move each ply down to 10 empties: solved exactly, and the
+        // solver itself is the oracle.
+        let mut late = Position::start();
+        while late.board.empty_count() > 10 || late.board.moves() == 0 {
+            let m = late.board.moves();
+            late = if m == 0 { late.pass() } else { late.play(63 - m.leading_zeros() as usize).expect("legal") };
+            assert!(!late.board.is_game_over());
+        }
         let stop = AtomicBool::new(false);
         let mut t = InterimThinker::new(1);
         let mut lines = Vec::new();
