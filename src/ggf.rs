@@ -288,7 +288,10 @@ fn parse_board(text: &str) -> Result<Position, String> {
         return Err("no squares".to_string());
     };
     if squares.len() != 64 {
-        return Err(format!("{} squares, expected 64 and the side to move", squares.len()));
+        return Err(format!(
+            "{} characters, expected 64 squares and the side to move",
+            cells.len()
+        ));
     }
     let (mut black, mut white) = (0u64, 0u64);
     for (i, &c) in squares.iter().enumerate() {

@@ -133,9 +133,16 @@ impl GtpSession {
         Ok(format_vertex(mv))
     }
 
-    /// Black-minus-white with empties to the winner, as `B+n`, `W+n` or `0`.
+    /// Black-minus-white, as `B+n`, `W+n` or `0`: with empties to the winner once the game
+    /// is over, the plain disc difference before.
     fn final_score(&self) -> String {
-        match self.game.final_score() {
+        let score = if self.game.is_over() {
+            self.game.final_score()
+        } else {
+            let (black, white) = self.game.position().black_white();
+            black.count_ones() as i32 - white.count_ones() as i32
+        };
+        match score {
             0 => "0".into(),
             s if s > 0 => format!("B+{s}"),
             s => format!("W+{}", -s),

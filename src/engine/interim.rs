@@ -168,7 +168,11 @@ mod tests {
         let mut late = Position::start();
         while late.board.empty_count() > 10 || late.board.moves() == 0 {
             let m = late.board.moves();
-            late = if m == 0 { late.pass() } else { late.play(63 - m.leading_zeros() as usize).expect("legal") };
+            late = if m == 0 {
+                late.pass()
+            } else {
+                late.play(63 - m.leading_zeros() as usize).expect("legal")
+            };
             assert!(!late.board.is_game_over());
         }
         let stop = AtomicBool::new(false);
