@@ -200,6 +200,64 @@ mod tests {
         }
     }
 
+    /// Thinks until stopped, then reports one line: stands in for a long search.
+    struct UntilStopped;
+    impl Think for UntilStopped {
+        fn think(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::yield_now();
+            }
+            FirstMove.think(req, stop, report)
+        }
+    }
+
+    /// Collects what the engine writes.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<parking_lot::Mutex<Vec<u8>>>);
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn run_with(input: &str, thinker: Box<dyn Think>) -> String {
+        let sink = Sink::default();
+        let input = std::io::Cursor::new(input.as_bytes().to_vec());
+        run(
+            None,
+            input,
+            Output::new(Box::new(sink.clone())),
+            thinker,
+            EngineOptions { depth: 4 },
+        );
+        let bytes = sink.0.lock().clone();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    #[test]
+    fn ping_stops_a_search_and_its_lines_come_first() {
+        let out = run_with("nboard 2\nhint 4\nping 7\n", Box::new(UntilStopped));
+        assert_eq!(out, "set myname oxello\nsearch D3 2.00 0 1\nnodestats 1 0.000\npong 7\n");
+        // EOF alone stops a search too (the GUI went away).
+        let out = run_with("nboard 2\ngo\n", Box::new(UntilStopped));
+        // (The time field is measured, so only the rest of the line is fixed.)
+        assert!(
+            out.starts_with("set myname oxello\nsearch D3 2.00 0 1\nnodestats 1 0.000\n=== D3/2.00/"),
+            "{out}"
+        );
+        assert_eq!(out.lines().count(), 4);
+    }
+
+    #[test]
+    fn gtp_is_detected_and_quit_ends_the_loop() {
+        let out = run_with("\n1 name\nquit\nname\n", Box::new(FirstMove));
+        assert_eq!(out, "=1 oxello\n\n=\n\n");
+    }
+
     fn request(position: Position) -> ThinkRequest {
         ThinkRequest {
             position,
