@@ -95,6 +95,47 @@ mod tests {
         assert_eq!(fixed(f64::NAN, 2), "0.00");
     }
 
+    /// Random mutations of valid lines and random text: every parser returns, none panics.
+    #[test]
+    fn parsers_never_panic() {
+        let seeds = [
+            "set game (;GM[Othello]PC[NBoard]TI[05:00//02:00]BO[8 ---------------------------O*------*O--------------------------- *]B[F5//2.449]W[pa/1e-3/2.7680000000000002];)",
+            "move d6 -1.00 0.0",
+            "ping 123",
+            "12 play B d3",
+            "time_left w 1:00 0",
+        ];
+        let alphabet: Vec<char> = "()[];/\\:.-+*#0123456789 \tabcdefghOXpPAS\u{e9}\u{0}".chars().collect();
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut rand = |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        for round in 0..20_000 {
+            let seed = seeds[round % seeds.len()];
+            let mut chars: Vec<char> = seed.chars().collect();
+            for _ in 0..1 + rand(4) {
+                let c = alphabet[rand(alphabet.len())];
+                match rand(3) {
+                    0 if !chars.is_empty() => {
+                        let i = rand(chars.len());
+                        chars[i] = c;
+                    }
+                    1 if !chars.is_empty() => {
+                        chars.truncate(rand(chars.len()));
+                    }
+                    _ => chars.insert(rand(chars.len() + 1), c),
+                }
+            }
+            let line: String = chars.into_iter().collect();
+            let _ = nboard::parse(&line);
+            let _ = gtp::parse(&line);
+            let _ = crate::ggf::GgfGame::parse(line.trim_start_matches("set game "));
+        }
+    }
+
     #[test]
     fn argument_helpers() {
         assert_eq!(whole_int::<u32>(" 12 "), Some(12));
