@@ -42,8 +42,7 @@ impl Default for ProtocolArgs {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Speak the NBoard protocol on stdin/stdout (the default protocol is detected from the
-    /// first line when no subcommand is given).
+    /// Speak NBoard on stdin/stdout (with no subcommand, the first line picks the protocol).
     Nboard(ProtocolArgs),
     /// Speak GTP on stdin/stdout.
     Gtp(ProtocolArgs),
