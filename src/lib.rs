@@ -1,9 +1,13 @@
 //! oxello: an Othello engine. The library holds everything; `main.rs` is the command line.
 
 pub mod board;
+pub mod engine;
 pub mod eval;
+pub mod game;
+pub mod ggf;
 pub mod obf;
 pub mod perft;
+pub mod protocol;
 pub mod search;
 pub mod time;
 pub mod tools;

@@ -3,9 +3,12 @@
 use clap::{Parser, Subcommand};
 use oxello::board::notation::{parse_position, play_transcript, render};
 use oxello::board::{Board, Position};
+use oxello::engine::searcher::SearchThinker;
+use oxello::engine::{self, EngineOptions};
 use oxello::eval::Evaluator;
 use oxello::eval::bootstrap::BootstrapEval;
 use oxello::perft::{PassPolicy, perft};
+use oxello::protocol::io::{Output, ProtocolKind};
 use oxello::search::endgame::OrderingEval;
 use oxello::search::endgame::SolveMode;
 use oxello::search::kernel::Kernel;
@@ -37,6 +40,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak NBoard on stdin/stdout (with no subcommand, the first line picks the protocol).
+    Nboard(ProtocolArgs),
+    /// Speak GTP on stdin/stdout.
+    Gtp(ProtocolArgs),
     /// Count the leaves of the game tree (move generator check).
     Perft {
         depth: u32,
@@ -195,6 +202,30 @@ enum Command {
     },
 }
 
+/// Options of the protocol front-ends.
+#[derive(clap::Args)]
+struct ProtocolArgs {
+    /// Level (0-60) until the GUI sets one (NBoard `set depth`, GTP `set_level`).
+    #[arg(long, default_value_t = 12)]
+    level: u32,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Search threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+impl Default for ProtocolArgs {
+    fn default() -> Self {
+        ProtocolArgs {
+            level: 12,
+            hash: 64,
+            threads: None,
+        }
+    }
+}
+
 #[derive(clap::Args)]
 struct AnalyzeArgs {
     /// The position: "<64 squares> <X|O>" (default: the start position).
@@ -247,7 +278,7 @@ struct FitMpcArgs {
 
 /// The evaluation selected on the command line: trained weights (embedded or from --params)
 /// or the bootstrap evaluation.
-fn load_eval(params: Option<&std::path::Path>, bootstrap: bool) -> Result<Box<dyn OrderingEval + Sync>, String> {
+fn load_eval(params: Option<&std::path::Path>, bootstrap: bool) -> Result<Box<dyn OrderingEval + Send + Sync>, String> {
     if bootstrap {
         return Ok(Box::new(BootstrapEval));
     }
@@ -255,7 +286,7 @@ fn load_eval(params: Option<&std::path::Path>, bootstrap: bool) -> Result<Box<dy
         Some(dir) => Evaluator::load(&dir.join("eval.bin")),
         None => Evaluator::embedded(),
     };
-    e.map(|e| Box::new(e) as Box<dyn OrderingEval + Sync>)
+    e.map(|e| Box::new(e) as Box<dyn OrderingEval + Send + Sync>)
         .map_err(|e| e.to_string())
 }
 
@@ -454,11 +485,33 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::FitMpc(args)) => run_fit_mpc(&args, eval),
-        None => {
-            eprintln!("oxello: no command given; try `oxello --help`");
-            ExitCode::from(2)
-        }
+        Some(Command::Nboard(args)) => run_protocol(Some(ProtocolKind::Nboard), &args, cli.params.as_deref(), cli.bootstrap_eval),
+        Some(Command::Gtp(args)) => run_protocol(Some(ProtocolKind::Gtp), &args, cli.params.as_deref(), cli.bootstrap_eval),
+        None => run_protocol(None, &ProtocolArgs::default(), cli.params.as_deref(), cli.bootstrap_eval),
     }
+}
+
+/// Serves a protocol on stdin/stdout until quit or EOF.
+fn run_protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, params: Option<&std::path::Path>, bootstrap: bool) -> ExitCode {
+    let (eval, levels) = match (load_eval(params, bootstrap), Levels::embedded()) {
+        (Ok(e), Ok(l)) => (e, l),
+        (Err(e), _) => {
+            eprintln!("oxello: {e}");
+            return ExitCode::from(2);
+        }
+        (_, Err(e)) => {
+            eprintln!("oxello: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let input = std::io::BufReader::new(std::io::stdin());
+    let out = Output::new(Box::new(std::io::stdout()));
+    let thinker = Box::new(SearchThinker::new(args.hash, eval, levels, threads));
+    engine::run(kind, input, out, thinker, EngineOptions { depth: args.level });
+    ExitCode::SUCCESS
 }
 
 fn run_perft(depth: u32, policy: PassPolicy, board: Option<&str>) -> ExitCode {

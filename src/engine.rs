@@ -1,0 +1,293 @@
+//! The engine side of the protocols: the `Think` API a search implements, the protocol
+//! sessions that turn commands into thinking and replies, and the loop that runs them.
+//!
+//! Threads (DESIGN.md §2): a reader thread parses stdin and raises the stop flag
+//! (`protocol::io`); this thread owns the game, the searcher and stdout, and handles commands
+//! strictly in order. Searches never print: they report `ThinkInfo`, the session formats it.
+
+pub mod gtp;
+pub mod nboard;
+pub mod searcher;
+
+use crate::board::{Position, Square};
+use crate::protocol::SearchDepth;
+use crate::protocol::io::{self, Input, Message, Output, ProtocolKind, StopSignal};
+use crossbeam_channel::Receiver;
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// What to think about.
+#[derive(Clone, Copy, Debug)]
+pub struct ThinkRequest {
+    /// The side to move has at least one legal move ([`think_position`] handles passes and
+    /// finished games before a `Think` is called).
+    pub position: Position,
+    /// Maximum midgame depth (NBoard `set depth`, GTP `set_level`); the endgame depth is the
+    /// searcher's choice.
+    pub depth: u32,
+    /// Time for this decision; None = limited by depth only.
+    pub time: Option<Duration>,
+    /// How many root moves need a reported value: 1 for a move choice, N for `hint N`.
+    pub moves: usize,
+    /// Value of a draw in discs from the side to move's point of view (NBoard contempt).
+    pub draw_value: f64,
+}
+
+/// One reported line: the value of the move that starts `pv`.
+#[derive(Clone, PartialEq, Debug)]
+pub struct ThinkInfo {
+    pub pv: Vec<Square>,
+    /// Discs, from the side to move's point of view.
+    pub score: f64,
+    pub depth: SearchDepth,
+    /// Nodes and seconds since the start of this `think`.
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// The decision.
+#[derive(Clone, PartialEq, Debug)]
+pub struct ThinkResult {
+    /// Always a legal move of the position, even when stopped early.
+    pub best: Square,
+    pub score: f64,
+    pub depth: SearchDepth,
+    pub pv: Vec<Square>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// A searcher. `think` must poll `stop` and return promptly (with its best move so far) once
+/// it is set; it reports lines through `report` as it goes and never prints.
+pub trait Think {
+    fn think(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult;
+}
+
+/// Runs `thinker` on any position: None when the game is over. When the side to move must
+/// pass, the thinking is about the position after the pass and every line and the result get
+/// `PA` in front (value negated back to the passer's view).
+pub fn think_position(
+    thinker: &mut dyn Think,
+    req: &ThinkRequest,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(ThinkInfo),
+) -> Option<ThinkResult> {
+    let b = req.position.board;
+    if b.is_game_over() {
+        return None;
+    }
+    if b.moves() != 0 {
+        return Some(thinker.think(req, stop, report));
+    }
+    let passed = ThinkRequest {
+        position: req.position.pass(),
+        moves: 1,
+        draw_value: -req.draw_value,
+        ..*req
+    };
+    let mut r = thinker.think(&passed, stop, &mut |mut info: ThinkInfo| {
+        info.pv.insert(0, Square::Pass);
+        info.score = -info.score;
+        report(info);
+    });
+    r.pv.insert(0, Square::Pass);
+    r.best = Square::Pass;
+    r.score = -r.score;
+    Some(r)
+}
+
+/// Time for one move from the time left, spread over the mover's remaining moves.
+/// Interim until the TimeManager (DESIGN.md §8) lands: a fixed share with a safety margin.
+pub fn move_budget(seconds_left: f64, empties: u32) -> Duration {
+    let own_moves = (empties / 2).max(1) as f64;
+    let secs = (seconds_left * 0.9 / (own_moves + 2.0)).clamp(0.01, 3600.0);
+    Duration::from_secs_f64(secs)
+}
+
+/// Whether to go on after a command.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// A protocol session: state plus the handling of one parsed input line.
+pub trait Session {
+    type Item;
+    fn handle(&mut self, item: Self::Item, stop: &AtomicBool, out: &mut Output) -> Flow;
+}
+
+/// Handles queued inputs in order until quit, EOF or a broken output.
+pub fn serve<S: Session>(session: &mut S, rx: &Receiver<Message<S::Item>>, stop: &StopSignal, out: &mut Output) {
+    for msg in rx.iter() {
+        if msg.interrupting {
+            stop.taken();
+        }
+        let flow = match msg.input {
+            Input::Eof => Flow::Quit,
+            Input::Line(item) => session.handle(item, stop.flag(), out),
+        };
+        if flow == Flow::Quit || out.is_broken() {
+            break;
+        }
+    }
+}
+
+/// Engine-wide settings from the command line.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineOptions {
+    /// Default midgame depth until the GUI sets one.
+    pub depth: u32,
+}
+
+/// Speaks `kind` (or the protocol the first line reveals) on `input`/`out` until quit or EOF.
+pub fn run(
+    kind: Option<ProtocolKind>,
+    mut input: impl BufRead + Send + 'static,
+    out: Output,
+    thinker: Box<dyn Think>,
+    opts: EngineOptions,
+) {
+    let (kind, first) = match kind {
+        Some(k) => (k, None),
+        None => match io::first_command_line(&mut input) {
+            Some(line) => (io::detect(&line), Some(line)),
+            None => return,
+        },
+    };
+    log::info!("speaking {kind:?}");
+    let stop = Arc::new(StopSignal::new());
+    let mut out = out;
+    match kind {
+        ProtocolKind::Nboard => {
+            let rx = io::spawn_reader(first, input, crate::protocol::nboard::parse, nboard::interrupts, stop.clone());
+            serve(&mut nboard::NboardSession::new(thinker, opts), &rx, &stop, &mut out);
+        }
+        ProtocolKind::Gtp => {
+            let rx = io::spawn_reader(first, input, crate::protocol::gtp::parse, gtp::interrupts, stop.clone());
+            serve(&mut gtp::GtpSession::new(thinker, opts), &rx, &stop, &mut out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::notation::parse_position;
+
+    /// Plays the first legal move and reports it.
+    struct FirstMove;
+    impl Think for FirstMove {
+        fn think(&mut self, req: &ThinkRequest, _: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
+            let sq = Square::At(req.position.board.moves().trailing_zeros() as u8);
+            report(ThinkInfo {
+                pv: vec![sq],
+                score: 2.0,
+                depth: SearchDepth::Plies(1),
+                nodes: 1,
+                seconds: 0.0,
+            });
+            ThinkResult {
+                best: sq,
+                score: 2.0,
+                depth: SearchDepth::Plies(1),
+                pv: vec![sq],
+                nodes: 1,
+                seconds: 0.0,
+            }
+        }
+    }
+
+    /// Thinks until stopped, then reports one line: stands in for a long search.
+    struct UntilStopped;
+    impl Think for UntilStopped {
+        fn think(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::yield_now();
+            }
+            FirstMove.think(req, stop, report)
+        }
+    }
+
+    /// Collects what the engine writes.
+    #[derive(Clone, Default)]
+    struct Sink(Arc<parking_lot::Mutex<Vec<u8>>>);
+    impl std::io::Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn run_with(input: &str, thinker: Box<dyn Think>) -> String {
+        let sink = Sink::default();
+        let input = std::io::Cursor::new(input.as_bytes().to_vec());
+        run(
+            None,
+            input,
+            Output::new(Box::new(sink.clone())),
+            thinker,
+            EngineOptions { depth: 4 },
+        );
+        let bytes = sink.0.lock().clone();
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    #[test]
+    fn ping_stops_a_search_and_its_lines_come_first() {
+        let out = run_with("nboard 2\nhint 4\nping 7\n", Box::new(UntilStopped));
+        assert_eq!(out, "set myname oxello\nsearch D3 2.00 0 1\nnodestats 1 0.000\npong 7\n");
+        // EOF alone stops a search too (the GUI went away).
+        let out = run_with("nboard 2\ngo\n", Box::new(UntilStopped));
+        // (The time field is measured, so only the rest of the line is fixed.)
+        assert!(
+            out.starts_with("set myname oxello\nsearch D3 2.00 0 1\nnodestats 1 0.000\n=== D3/2.00/"),
+            "{out}"
+        );
+        assert_eq!(out.lines().count(), 4);
+    }
+
+    #[test]
+    fn gtp_is_detected_and_quit_ends_the_loop() {
+        let out = run_with("\n1 name\nquit\nname\n", Box::new(FirstMove));
+        assert_eq!(out, "=1 oxello\n\n=\n\n");
+    }
+
+    fn request(position: Position) -> ThinkRequest {
+        ThinkRequest {
+            position,
+            depth: 1,
+            time: None,
+            moves: 1,
+            draw_value: 0.0,
+        }
+    }
+
+    #[test]
+    fn passes_and_finished_games_are_handled_around_the_thinker() {
+        let stop = AtomicBool::new(false);
+        let mut lines = Vec::new();
+        // White to move with no move; Black (a1, b1 white) can play c1.
+        let must_pass = parse_position(&format!("XO{} O", "-".repeat(62))).expect("valid");
+        let r = think_position(&mut FirstMove, &request(must_pass), &stop, &mut |i| lines.push(i)).expect("not over");
+        assert_eq!(r.best, Square::Pass);
+        assert_eq!(r.score, -2.0);
+        assert_eq!(r.pv, vec![Square::Pass, Square::At(2)]);
+        assert_eq!(lines[0].pv, vec![Square::Pass, Square::At(2)]);
+        assert_eq!(lines[0].score, -2.0);
+        let over = parse_position(&format!("X{} O", "-".repeat(63))).expect("valid");
+        assert!(think_position(&mut FirstMove, &request(over), &stop, &mut |_| {}).is_none());
+    }
+
+    #[test]
+    fn budgets_are_a_share_of_the_time_left() {
+        assert_eq!(move_budget(300.0, 60), Duration::from_secs_f64(300.0 * 0.9 / 32.0));
+        assert_eq!(move_budget(0.0, 10), Duration::from_secs_f64(0.01));
+        assert!(move_budget(10.0, 1) < Duration::from_secs(4));
+    }
+}

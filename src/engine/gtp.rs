@@ -1,0 +1,294 @@
+//! The GTP session: game state and the handling of each command (PROTOCOLS.md §4).
+
+use super::{EngineOptions, Flow, Session, Think, ThinkRequest, move_budget, think_position};
+use crate::board::notation::render;
+use crate::board::{Color, Square};
+use crate::game::{Game, Ply};
+use crate::protocol::gtp::{COMMANDS, Command, ParseError, Request, format_response, format_vertex};
+use crate::protocol::io::Output;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+pub type Item = Result<Option<Request>, ParseError>;
+
+/// For the reader thread: which inputs stop a running search.
+pub fn interrupts(item: &Item) -> bool {
+    matches!(item, Ok(Some(r)) if r.command.interrupts())
+}
+
+/// Clock state from `time_settings` and `time_left`.
+#[derive(Clone, Copy, Default, Debug)]
+struct TimeControl {
+    main: f64,
+    byo_time: f64,
+    byo_stones: u32,
+    /// Latest `time_left` per colour (black, white): seconds and stones.
+    left: [Option<(f64, u32)>; 2],
+}
+
+impl TimeControl {
+    /// Seconds for one move of `colour` with `empties` empty squares; None = no time limit.
+    fn budget(&self, colour: Color, empties: u32) -> Option<std::time::Duration> {
+        let idx = if colour == Color::Black { 0 } else { 1 };
+        match self.left[idx] {
+            // In byo-yomi: the period's time is shared by its stones.
+            Some((secs, stones)) if stones > 0 => Some(move_budget(secs * (empties / 2 + 2) as f64 / stones as f64, empties)),
+            Some((secs, _)) => Some(move_budget(secs, empties)),
+            None if self.main > 0.0 => Some(move_budget(self.main, empties)),
+            None if self.byo_stones > 0 && self.byo_time > 0.0 => Some(move_budget(
+                self.byo_time * (empties / 2 + 2) as f64 / self.byo_stones as f64,
+                empties,
+            )),
+            None => None,
+        }
+    }
+}
+
+pub struct GtpSession {
+    game: Game,
+    depth: u32,
+    time: TimeControl,
+    /// Ply count before each `play`/`genmove`, so `undo` also takes back an implicit pass.
+    history: Vec<usize>,
+    thinker: Box<dyn Think>,
+}
+
+type Answer = Result<String, String>;
+
+impl GtpSession {
+    pub fn new(thinker: Box<dyn Think>, opts: EngineOptions) -> GtpSession {
+        GtpSession {
+            game: Game::default(),
+            depth: opts.depth,
+            time: TimeControl::default(),
+            history: Vec::new(),
+            thinker,
+        }
+    }
+
+    /// Makes `colour` the side to move by inserting the pass when the other side must pass
+    /// (Edax/Egaroucid leniency); otherwise the colour is wrong.
+    fn align_colour(&mut self, colour: Color) -> Result<(), String> {
+        let pos = self.game.position();
+        if pos.to_move == colour {
+            return Ok(());
+        }
+        if pos.board.moves() == 0 && !pos.board.is_game_over() {
+            self.game.play(Ply::bare(Square::Pass)).map_err(|e| e.to_string())
+        } else {
+            Err("wrong color".into())
+        }
+    }
+
+    fn undo_to(&mut self, plies: usize) {
+        while self.game.moves_since_start() > plies && self.game.undo() {}
+    }
+
+    fn play(&mut self, colour: Color, mv: Square) -> Answer {
+        let before = self.game.moves_since_start();
+        if self.game.is_over() {
+            return Err("illegal move".into());
+        }
+        self.align_colour(colour)?;
+        if self.game.play(Ply::bare(mv)).is_err() {
+            self.undo_to(before);
+            return Err("illegal move".into());
+        }
+        self.history.push(before);
+        Ok(String::new())
+    }
+
+    /// Chooses a move for `colour`, and plays it when `commit`.
+    fn genmove(&mut self, colour: Color, commit: bool, stop: &AtomicBool) -> Answer {
+        let before = self.game.moves_since_start();
+        if self.game.is_over() {
+            return Ok("pass".into());
+        }
+        self.align_colour(colour)?;
+        let t0 = Instant::now();
+        let position = self.game.position();
+        let mv = if position.board.moves() == 0 {
+            Square::Pass
+        } else {
+            let time = self.time.budget(position.to_move, position.board.empty_count());
+            let req = ThinkRequest {
+                position,
+                depth: self.depth,
+                time,
+                moves: 1,
+                draw_value: 0.0,
+            };
+            think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}).map_or(Square::Pass, |r| r.best)
+        };
+        let ply = Ply {
+            mv,
+            eval: None,
+            time: Some(t0.elapsed().as_secs_f64()),
+        };
+        if commit && self.game.play(ply).is_ok() {
+            self.history.push(before);
+        } else {
+            self.undo_to(before);
+        }
+        Ok(format_vertex(mv))
+    }
+
+    /// Black-minus-white, as `B+n`, `W+n` or `0`: with empties to the winner once the game
+    /// is over, the plain disc difference before.
+    fn final_score(&self) -> String {
+        let score = if self.game.is_over() {
+            self.game.final_score()
+        } else {
+            let (black, white) = self.game.position().black_white();
+            black.count_ones() as i32 - white.count_ones() as i32
+        };
+        match score {
+            0 => "0".into(),
+            s if s > 0 => format!("B+{s}"),
+            s => format!("W+{}", -s),
+        }
+    }
+
+    /// GoGui's board: rows top to bottom as GoGui draws them (row 8 first), `X`/`O`/`.`, so
+    /// the coordinates GoGui shows are the ones we use.
+    fn gogui_board(&self) -> String {
+        let (black, white) = self.game.position().black_white();
+        (0..8)
+            .rev()
+            .map(|row| {
+                (0..8)
+                    .map(|col| {
+                        let bit = 1u64 << (row * 8 + col);
+                        if black & bit != 0 {
+                            'X'
+                        } else if white & bit != 0 {
+                            'O'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn legal_moves(&self) -> String {
+        let b = self.game.position().board;
+        if b.is_game_over() {
+            return String::new();
+        }
+        if b.moves() == 0 {
+            return "pass".into();
+        }
+        crate::board::bits::Squares(b.moves())
+            .map(|sq| Square::At(sq as u8).to_string().to_uppercase())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn final_result(&self) -> String {
+        if !self.game.is_over() {
+            return "Game not over".into();
+        }
+        match self.game.final_score() {
+            0 => "Draw".into(),
+            s if s > 0 => format!("Black wins by {s} discs"),
+            s => format!("White wins by {} discs", -s),
+        }
+    }
+
+    fn answer(&mut self, command: Command, stop: &AtomicBool) -> Answer {
+        Ok(match command {
+            Command::ProtocolVersion => "2".into(),
+            Command::Name => super::nboard::NAME.into(),
+            Command::Version => env!("CARGO_PKG_VERSION").into(),
+            Command::KnownCommand(c) => COMMANDS.contains(&c.as_str()).to_string(),
+            Command::ListCommands => COMMANDS.join("\n"),
+            Command::Quit => String::new(),
+            Command::BoardSize(8) => String::new(),
+            Command::BoardSize(_) => return Err("unacceptable size".into()),
+            Command::ClearBoard => {
+                self.game = Game::default();
+                self.history.clear();
+                self.time.left = [None, None];
+                String::new()
+            }
+            Command::Komi(_) => String::new(),
+            Command::Play(c, mv) => return self.play(c, mv),
+            Command::GenMove(c) => return self.genmove(c, true, stop),
+            Command::RegGenMove(c) => return self.genmove(c, false, stop),
+            Command::Undo => {
+                let Some(before) = self.history.pop() else {
+                    return Err("cannot undo".into());
+                };
+                self.undo_to(before);
+                String::new()
+            }
+            Command::ShowBoard => {
+                let pos = self.game.position();
+                let mover = if pos.to_move == Color::Black {
+                    "X (black)"
+                } else {
+                    "O (white)"
+                };
+                format!("\n{}{mover} to move", render(&pos))
+            }
+            Command::FinalScore => self.final_score(),
+            Command::TimeSettings {
+                main,
+                byo_time,
+                byo_stones,
+            } => {
+                self.time = TimeControl {
+                    main,
+                    byo_time,
+                    byo_stones,
+                    left: [None, None],
+                };
+                String::new()
+            }
+            Command::TimeLeft { colour, seconds, stones } => {
+                self.time.left[if colour == Color::Black { 0 } else { 1 }] = Some((seconds, stones));
+                String::new()
+            }
+            Command::SetGame(name) if name.eq_ignore_ascii_case("othello") => String::new(),
+            Command::SetGame(_) => return Err("unsupported game".into()),
+            Command::ListGames | Command::RulesGameId => "Othello".into(),
+            Command::SetLevel(n) => {
+                self.depth = n.clamp(1, 60);
+                String::new()
+            }
+            Command::RulesBoardSize => "8".into(),
+            Command::RulesBoard => self.gogui_board(),
+            Command::RulesLegalMoves => self.legal_moves(),
+            Command::RulesSideToMove => if self.game.position().to_move == Color::Black {
+                "black"
+            } else {
+                "white"
+            }
+            .into(),
+            Command::RulesFinalResult => self.final_result(),
+        })
+    }
+}
+
+impl Session for GtpSession {
+    type Item = Item;
+
+    fn handle(&mut self, item: Item, stop: &AtomicBool, out: &mut Output) -> Flow {
+        match item {
+            Ok(None) => Flow::Continue,
+            Err(e) => {
+                out.text(&format_response(e.id.as_deref(), Err(&e.message)));
+                Flow::Continue
+            }
+            Ok(Some(Request { id, command })) => {
+                let quit = command == Command::Quit;
+                let answer = self.answer(command, stop);
+                out.text(&format_response(id.as_deref(), answer.as_deref().map_err(String::as_str)));
+                if quit { Flow::Quit } else { Flow::Continue }
+            }
+        }
+    }
+}

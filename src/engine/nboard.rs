@@ -1,0 +1,175 @@
+//! The NBoard session: game state and the handling of each command (PROTOCOLS.md §1).
+
+use super::{EngineOptions, Flow, Session, Think, ThinkInfo, ThinkRequest, move_budget, think_position};
+use crate::board::Color;
+use crate::game::{Game, Ply};
+use crate::protocol::io::Output;
+use crate::protocol::nboard::{Command, ParseError, Reply};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Our name for `set myname`: one alphanumeric word, as NBoard requires.
+pub const NAME: &str = "oxello";
+
+pub type Item = Result<Command, ParseError>;
+
+/// For the reader thread: which inputs stop a running search.
+pub fn interrupts(item: &Item) -> bool {
+    item.as_ref().is_ok_and(Command::interrupts)
+}
+
+pub struct NboardSession {
+    game: Game,
+    depth: u32,
+    /// Centidiscs from Black's point of view.
+    contempt: i32,
+    thinker: Box<dyn Think>,
+}
+
+impl NboardSession {
+    pub fn new(thinker: Box<dyn Think>, opts: EngineOptions) -> NboardSession {
+        NboardSession {
+            game: Game::default(),
+            depth: opts.depth,
+            contempt: 0,
+            thinker,
+        }
+    }
+
+    fn request(&self, moves: usize, timed: bool) -> ThinkRequest {
+        let position = self.game.position();
+        let black_view = f64::from(self.contempt) / 100.0;
+        let draw_value = match position.to_move {
+            Color::Black => black_view,
+            Color::White => -black_view,
+        };
+        // `go` is bound by the GGF clock as well as the depth; hints by the depth only.
+        let time = if timed {
+            self.game
+                .time_left(position.to_move)
+                .map(|left| move_budget(left, position.board.empty_count()))
+        } else {
+            None
+        };
+        ThinkRequest {
+            position,
+            depth: self.depth,
+            time,
+            moves,
+            draw_value,
+        }
+    }
+
+    /// Streams every reported line as a `search` hint, then the node count.
+    fn think(&mut self, req: &ThinkRequest, stop: &AtomicBool, out: &mut Output) -> Option<super::ThinkResult> {
+        let mut report = |info: ThinkInfo| {
+            out.line(
+                &Reply::Hint {
+                    book: false,
+                    pv: info.pv,
+                    eval: info.score,
+                    games: 0,
+                    depth: info.depth,
+                }
+                .to_string(),
+            );
+        };
+        let r = think_position(self.thinker.as_mut(), req, stop, &mut report)?;
+        out.line(
+            &Reply::NodeStats {
+                nodes: r.nodes,
+                seconds: r.seconds,
+            }
+            .to_string(),
+        );
+        Some(r)
+    }
+
+    fn go(&mut self, stop: &AtomicBool, out: &mut Output) {
+        let t0 = Instant::now();
+        let pos = self.game.position();
+        if pos.board.is_game_over() {
+            out.line(&Reply::Status("game over: no move to make".into()).to_string());
+            return;
+        }
+        // A forced pass needs no thought; the GUI still asks (PROTOCOLS.md §1.7).
+        if pos.board.moves() == 0 {
+            out.line(&Reply::Move(Ply::bare(crate::board::Square::Pass)).to_string());
+            return;
+        }
+        let req = self.request(1, true);
+        if let Some(r) = self.think(&req, stop, out) {
+            // Not applied: the GUI sends `move` back if it accepts it (pitfall 6.6).
+            let ply = Ply {
+                mv: r.best,
+                eval: Some(r.score),
+                time: Some(t0.elapsed().as_secs_f64()),
+            };
+            out.line(&Reply::Move(ply).to_string());
+        }
+    }
+
+    /// `analysis <moves made> <eval>` for every position, last first, each from its mover's view.
+    fn analyze(&mut self, stop: &AtomicBool, out: &mut Output) {
+        let positions: Vec<_> = self.game.positions().to_vec();
+        for (k, &position) in positions.iter().enumerate().rev() {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+            let eval = if position.board.is_game_over() {
+                f64::from(position.board.final_score())
+            } else {
+                let req = ThinkRequest {
+                    position,
+                    depth: self.depth,
+                    time: None,
+                    moves: 1,
+                    draw_value: 0.0,
+                };
+                match think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}) {
+                    Some(r) => r.score,
+                    None => continue,
+                }
+            };
+            out.line(&Reply::Analysis { moves_made: k, eval }.to_string());
+        }
+    }
+}
+
+impl Session for NboardSession {
+    type Item = Item;
+
+    fn handle(&mut self, item: Item, stop: &AtomicBool, out: &mut Output) -> Flow {
+        let cmd = match item {
+            Ok(c) => c,
+            Err(e) => {
+                out.line(&Reply::Status(e.to_string()).to_string());
+                return Flow::Continue;
+            }
+        };
+        match cmd {
+            Command::Nboard(_) => out.line(&Reply::MyName(NAME.into()).to_string()),
+            Command::SetDepth(d) => self.depth = d.clamp(1, 60),
+            Command::SetContempt(c) => self.contempt = c,
+            Command::SetGame(g) => self.game = g.game,
+            Command::Move(ply) => {
+                if let Err(e) = self.game.play_forcing_pass(ply) {
+                    out.line(&Reply::Status(format!("move rejected ({e}); position kept")).to_string());
+                }
+            }
+            Command::Hint(n) => {
+                let req = self.request(n as usize, false);
+                if self.think(&req, stop, out).is_none() {
+                    out.line(&Reply::Status("game over: nothing to analyse".into()).to_string());
+                }
+            }
+            Command::Go => self.go(stop, out),
+            Command::Ping(n) => out.line(&Reply::Pong(n).to_string()),
+            Command::Learn => out.line(&Reply::Status("no opening book yet: game not learned".into()).to_string()),
+            Command::Analyze => self.analyze(stop, out),
+            Command::Quit => return Flow::Quit,
+            Command::Ignored(word) => log::debug!("ignored command '{word}'"),
+        }
+        Flow::Continue
+    }
+}

@@ -1,0 +1,209 @@
+//! The protocols' `Think` on top of the real search: levels from `params/levels.txt`
+//! (midgame depth, exact/WLD solve empties, selectivity), the trained evaluation, MPC.
+
+use super::{Think, ThinkInfo, ThinkRequest, ThinkResult};
+use crate::board::Square;
+use crate::board::bits::Squares;
+use crate::protocol::SearchDepth;
+use crate::search::endgame::OrderingEval;
+use crate::search::levels::{Level, Levels};
+use crate::search::midgame::Searcher;
+use crate::search::request::{DepthKind, Driver, Limits, Pruning, SearchInfo, SearchRequest};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+pub struct SearchThinker {
+    searcher: Searcher,
+    eval: Box<dyn OrderingEval + Send + Sync>,
+    levels: Levels,
+    threads: usize,
+}
+
+/// Depth as the protocols show it.
+fn depth_of(kind: DepthKind) -> SearchDepth {
+    match kind {
+        DepthKind::Midgame { depth, percent: 100 } => SearchDepth::Plies(depth),
+        DepthKind::Midgame { depth, percent } => SearchDepth::Selective { depth, percent },
+        DepthKind::Wld => SearchDepth::Wld,
+        DepthKind::Exact => SearchDepth::Exact,
+    }
+}
+
+fn info(i: &SearchInfo, prefix: Option<Square>, sign: f64, start: Instant, nodes_before: u64) -> ThinkInfo {
+    ThinkInfo {
+        pv: prefix.into_iter().chain(i.pv.iter().copied()).collect(),
+        score: sign * f64::from(i.score),
+        depth: depth_of(i.kind),
+        nodes: nodes_before + i.nodes,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+impl SearchThinker {
+    pub fn new(hash_mb: usize, eval: Box<dyn OrderingEval + Send + Sync>, levels: Levels, threads: usize) -> SearchThinker {
+        SearchThinker {
+            searcher: Searcher::new(hash_mb),
+            eval,
+            levels,
+            threads,
+        }
+    }
+
+    fn request(&self, board: crate::board::Board, level: Level, depth: u32, time: Option<std::time::Duration>) -> SearchRequest {
+        SearchRequest {
+            board,
+            limits: Limits {
+                depth: Some(depth),
+                nodes: None,
+                time,
+            },
+            exact_empties: level.exact_empties,
+            wld_empties: level.wld_empties,
+            driver: Driver::Pvs,
+            pruning: Pruning::from_percent(level.selectivity),
+            threads: self.threads,
+        }
+    }
+
+    /// `hint N`: every root move valued at each depth in turn (one depth string per round, as
+    /// NBoard expects), then solved when the level reaches the end.
+    fn hint(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
+        let start = Instant::now();
+        let level = self.levels.get(req.depth);
+        let b = req.position.board;
+        let mut nodes = 0;
+        let mut best: Option<ThinkResult> = None;
+        for depth in 1..=level.depth.max(1) {
+            let mut round: Vec<ThinkInfo> = Vec::new();
+            for sq in Squares(b.moves()) {
+                let Some(child) = b.play(sq) else { continue };
+                let r = if depth == 1 {
+                    // One ply: the evaluation of the position after the move.
+                    crate::search::request::SearchResult {
+                        best: None,
+                        score: self.eval.evaluate(&child).clamp(-64, 64),
+                        kind: DepthKind::Midgame {
+                            depth: 0,
+                            percent: level.selectivity,
+                        },
+                        nodes: 1,
+                        time: start.elapsed(),
+                        pv: Vec::new(),
+                    }
+                } else {
+                    let child_req = self.request(child, level, depth - 1, None);
+                    self.searcher.run(&child_req, self.eval.as_ref(), stop, &mut |_| {})
+                };
+                if stop.load(Ordering::Relaxed) && !round.is_empty() {
+                    break;
+                }
+                let kind = match r.kind {
+                    DepthKind::Midgame { depth: d, percent } => DepthKind::Midgame { depth: d + 1, percent },
+                    k => k,
+                };
+                let line = SearchInfo {
+                    kind,
+                    score: -r.score,
+                    nodes: r.nodes,
+                    time: r.time,
+                    pv: r.pv,
+                };
+                round.push(info(&line, Some(Square::At(sq as u8)), 1.0, start, nodes));
+                nodes += r.nodes;
+            }
+            round.sort_by(|x, y| y.score.total_cmp(&x.score));
+            for line in round.iter().take(req.moves.max(1)) {
+                report(line.clone());
+            }
+            if let Some(top) = round.first() {
+                best = Some(ThinkResult {
+                    best: top.pv.first().copied().unwrap_or(Square::Pass),
+                    score: top.score,
+                    depth: top.depth,
+                    pv: top.pv.clone(),
+                    nodes,
+                    seconds: start.elapsed().as_secs_f64(),
+                });
+            }
+            let solved = round
+                .first()
+                .is_some_and(|l| matches!(l.depth, SearchDepth::Exact | SearchDepth::Wld));
+            if stop.load(Ordering::Relaxed) || solved {
+                break;
+            }
+        }
+        best.unwrap_or_else(|| {
+            let sq = Square::At(b.moves().trailing_zeros() as u8);
+            ThinkResult {
+                best: sq,
+                score: 0.0,
+                depth: SearchDepth::Plies(0),
+                pv: vec![sq],
+                nodes,
+                seconds: start.elapsed().as_secs_f64(),
+            }
+        })
+    }
+}
+
+impl Think for SearchThinker {
+    fn think(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
+        if req.moves > 1 {
+            return self.hint(req, stop, report);
+        }
+        let start = Instant::now();
+        let level = self.levels.get(req.depth);
+        let sreq = self.request(req.position.board, level, level.depth.max(1), req.time);
+        let r = self
+            .searcher
+            .run(&sreq, self.eval.as_ref(), stop, &mut |i| report(info(i, None, 1.0, start, 0)));
+        let b = req.position.board;
+        // The search always yields a move when the side to move has one; keep a legal fallback.
+        let best = match r.best {
+            Some(Square::At(sq)) if b.moves() >> sq & 1 != 0 => Square::At(sq),
+            _ => Square::At(b.moves().trailing_zeros() as u8),
+        };
+        ThinkResult {
+            best,
+            score: f64::from(r.score),
+            depth: depth_of(r.kind),
+            pv: if r.pv.first() == Some(&best) { r.pv } else { vec![best] },
+            nodes: r.nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::eval::Evaluator;
+
+    fn thinker() -> SearchThinker {
+        let eval = Evaluator::embedded().expect("embedded weights");
+        SearchThinker::new(8, Box::new(eval), Levels::embedded().expect("levels"), 1)
+    }
+
+    #[test]
+    fn go_and_hint_give_legal_moves_with_depth_strings() {
+        let mut t = thinker();
+        let stop = AtomicBool::new(false);
+        let req = ThinkRequest {
+            position: Position::start(),
+            depth: 4,
+            time: None,
+            moves: 1,
+            draw_value: 0.0,
+        };
+        let mut lines = Vec::new();
+        let r = t.think(&req, &stop, &mut |i| lines.push(i));
+        assert!(Position::start().board.moves() >> r.best.index().unwrap_or(64) & 1 != 0);
+        assert_eq!(lines.last().map(|l| l.depth), Some(SearchDepth::Plies(4)));
+        let mut hints = Vec::new();
+        t.think(&ThinkRequest { moves: 4, ..req }, &stop, &mut |i| hints.push(i));
+        // Four moves per round, four rounds.
+        assert_eq!(hints.len(), 16);
+        assert!(hints[12..].iter().all(|h| h.depth == SearchDepth::Plies(4)));
+    }
+}
