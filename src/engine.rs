@@ -98,12 +98,15 @@ pub fn think_position(
     Some(r)
 }
 
-/// Time for one move from the time left, spread over the mover's remaining moves.
-/// Interim until the TimeManager (DESIGN.md §8) lands: a fixed share with a safety margin.
+/// Time for one move from the time left: the TimeManager's hard limit (the search stops
+/// starting iterations well before it), at least 10 ms.
 pub fn move_budget(seconds_left: f64, empties: u32) -> Duration {
-    let own_moves = (empties / 2).max(1) as f64;
-    let secs = (seconds_left * 0.9 / (own_moves + 2.0)).clamp(0.01, 3600.0);
-    Duration::from_secs_f64(secs)
+    let clock = crate::time::Clock {
+        remaining: Duration::from_secs_f64(seconds_left.clamp(0.0, 1e9)),
+        increment: Duration::ZERO,
+        moves_to_go: None,
+    };
+    crate::time::budget(&clock, empties).hard.max(Duration::from_millis(10))
 }
 
 /// Whether to go on after a command.
@@ -286,8 +289,12 @@ mod tests {
 
     #[test]
     fn budgets_are_a_share_of_the_time_left() {
-        assert_eq!(move_budget(300.0, 60), Duration::from_secs_f64(300.0 * 0.9 / 32.0));
-        assert_eq!(move_budget(0.0, 10), Duration::from_secs_f64(0.01));
-        assert!(move_budget(10.0, 1) < Duration::from_secs(4));
+        let opening = move_budget(300.0, 60);
+        assert!(
+            opening > Duration::from_secs(2) && opening < Duration::from_secs(60),
+            "{opening:?}"
+        );
+        assert_eq!(move_budget(0.0, 10), Duration::from_millis(10));
+        assert!(move_budget(10.0, 30) < Duration::from_secs(4));
     }
 }
