@@ -514,14 +514,21 @@ fn run_protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, params: Option<
     ExitCode::SUCCESS
 }
 
-fn run_perft(depth: u32, policy: PassPolicy, board: Option<&str>) -> ExitCode {
-    let pos = match board.map(parse_position) {
-        None => Position::start(),
-        Some(Ok(p)) => p,
+/// The `--board` option: the start position when absent; None (after a message) when malformed.
+fn board_option(board: Option<&str>) -> Option<Position> {
+    match board.map(parse_position) {
+        None => Some(Position::start()),
+        Some(Ok(p)) => Some(p),
         Some(Err(e)) => {
             eprintln!("oxello: bad --board: {e}");
-            return ExitCode::from(2);
+            None
         }
+    }
+}
+
+fn run_perft(depth: u32, policy: PassPolicy, board: Option<&str>) -> ExitCode {
+    let Some(pos) = board_option(board) else {
+        return ExitCode::from(2);
     };
     let kernel = Kernel::detect();
     log::info!("kernel: {}", kernel.name());
@@ -560,13 +567,8 @@ fn run_analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode
         *hash,
         *selectivity,
     );
-    let start = match board.map(parse_position) {
-        None => Position::start(),
-        Some(Ok(p)) => p,
-        Some(Err(e)) => {
-            eprintln!("oxello: bad --board: {e}");
-            return ExitCode::from(2);
-        }
+    let Some(start) = board_option(board) else {
+        return ExitCode::from(2);
     };
     let pos = match moves.map(|m| play_transcript(start, m)) {
         None => start,

@@ -1,16 +1,11 @@
 //! `analyze` and `bench` against the real binary.
 
-use std::process::Command;
+mod common;
 
+/// Exit code and stdout.
 fn run(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let (code, out, _) = common::run(args);
+    (code, out)
 }
 
 fn field<'a>(line: &'a str, key: &str) -> &'a str {

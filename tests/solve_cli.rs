@@ -2,7 +2,6 @@
 //! and per-line errors for malformed OBF lines.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn ffo(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -12,15 +11,12 @@ fn ffo(name: &str) -> PathBuf {
         .join(name)
 }
 
+mod common;
+
+/// Exit code and stdout.
 fn run(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_oxello"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let (code, out, _) = common::run(args);
+    (code, out)
 }
 
 /// Every line of the JSON report is a position with ok=true, and the totals count them.
