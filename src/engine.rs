@@ -8,6 +8,7 @@
 pub mod gtp;
 pub mod nboard;
 pub mod searcher;
+pub mod terminal;
 
 use crate::board::{Position, Square};
 use crate::protocol::SearchDepth;

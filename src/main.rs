@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use oxello::board::notation::{parse_position, play_transcript, render};
 use oxello::board::{Board, Position};
 use oxello::engine::searcher::SearchThinker;
+use oxello::engine::terminal::Terminal;
 use oxello::engine::{self, EngineOptions};
 use oxello::eval::Evaluator;
 use oxello::eval::bootstrap::BootstrapEval;
@@ -19,6 +20,7 @@ use oxello::search::request::Pruning;
 use oxello::tools::analyze::{self, AnalyzeDepth};
 use oxello::tools::solve::{self, SolveOptions};
 use oxello::tools::{bench, evalmae, fitmpc, matchplay, probcut_report, train};
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -44,6 +46,8 @@ enum Command {
     Nboard(ProtocolArgs),
     /// Speak GTP on stdin/stdout.
     Gtp(ProtocolArgs),
+    /// Play against the engine in the terminal (also the default when stdin is a terminal).
+    Play(ProtocolArgs),
     /// Count the leaves of the game tree (move generator check).
     Perft {
         depth: u32,
@@ -488,27 +492,50 @@ fn main() -> ExitCode {
         Some(Command::FitMpc(args)) => run_fit_mpc(&args, eval),
         Some(Command::Nboard(args)) => run_protocol(Some(ProtocolKind::Nboard), &args, cli.params.as_deref(), cli.bootstrap_eval),
         Some(Command::Gtp(args)) => run_protocol(Some(ProtocolKind::Gtp), &args, cli.params.as_deref(), cli.bootstrap_eval),
+        Some(Command::Play(args)) => run_play(&args, cli.params.as_deref(), cli.bootstrap_eval),
+        None if std::io::stdin().is_terminal() => run_play(&ProtocolArgs::default(), cli.params.as_deref(), cli.bootstrap_eval),
         None => run_protocol(None, &ProtocolArgs::default(), cli.params.as_deref(), cli.bootstrap_eval),
+    }
+}
+
+/// The search behind the protocols and the terminal game.
+fn thinker(args: &ProtocolArgs, params: Option<&std::path::Path>, bootstrap: bool) -> Result<SearchThinker, String> {
+    let eval = load_eval(params, bootstrap)?;
+    let levels = Levels::embedded().map_err(|e| e.to_string())?;
+    Ok(SearchThinker::new(args.hash, eval, levels, args.threads.max(1)))
+}
+
+/// The interactive terminal game.
+fn run_play(args: &ProtocolArgs, params: Option<&std::path::Path>, bootstrap: bool) -> ExitCode {
+    let mut thinker = match thinker(args, params, bootstrap) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("oxello: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut input = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    match Terminal::new(&mut thinker, args.level).run(&mut input, &mut out) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("oxello: {e}");
+            ExitCode::from(2)
+        }
     }
 }
 
 /// Serves a protocol on stdin/stdout until quit or EOF.
 fn run_protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, params: Option<&std::path::Path>, bootstrap: bool) -> ExitCode {
-    let (eval, levels) = match (load_eval(params, bootstrap), Levels::embedded()) {
-        (Ok(e), Ok(l)) => (e, l),
-        (Err(e), _) => {
-            eprintln!("oxello: {e}");
-            return ExitCode::from(2);
-        }
-        (_, Err(e)) => {
+    let thinker = match thinker(args, params, bootstrap) {
+        Ok(t) => Box::new(t),
+        Err(e) => {
             eprintln!("oxello: {e}");
             return ExitCode::from(2);
         }
     };
-    let threads = args.threads.max(1);
     let input = std::io::BufReader::new(std::io::stdin());
     let out = Output::new(Box::new(std::io::stdout()));
-    let thinker = Box::new(SearchThinker::new(args.hash, eval, levels, threads));
     engine::run(kind, input, out, thinker, EngineOptions { depth: args.level });
     ExitCode::SUCCESS
 }
