@@ -19,7 +19,7 @@ use oxello::search::request::Driver;
 use oxello::search::request::Pruning;
 use oxello::tools::analyze::{self, AnalyzeDepth};
 use oxello::tools::solve::{self, SolveOptions};
-use oxello::tools::{bench, evalmae, fitmpc, matchplay, probcut_report, train};
+use oxello::tools::{bench, evalmae, fitmpc, gtpmatch, matchplay, probcut_report, train};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -181,6 +181,27 @@ enum Command {
         max_empties: u32,
         #[arg(long, default_value_t = 8)]
         depth: u32,
+    },
+    /// Match two GTP engines (command lines) over an openings file, colours swapped.
+    Match {
+        /// Engine A's command line, e.g. "oxello gtp --level 8".
+        #[arg(long)]
+        engine_a: String,
+        #[arg(long)]
+        engine_b: String,
+        #[arg(long, default_value = "book/openings.txt")]
+        openings: std::path::PathBuf,
+        /// Use only the first N openings (2 games each).
+        #[arg(long)]
+        count: Option<usize>,
+        /// Seconds an engine may take for one answer before it loses the game.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+        /// Where every game is written as GGF (one per line).
+        #[arg(long, default_value = "match.ggf")]
+        ggf: std::path::PathBuf,
+        #[arg(long)]
+        json: bool,
     },
     /// Generate training games (resumable; appends to OUT).
     Selfplay {
@@ -489,6 +510,15 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
+        Some(Command::Match {
+            engine_a,
+            engine_b,
+            openings,
+            count,
+            timeout,
+            ggf,
+            json,
+        }) => run_match(&engine_a, &engine_b, &openings, count, timeout, &ggf, json),
         Some(Command::FitMpc(args)) => run_fit_mpc(&args, eval),
         Some(Command::Nboard(args)) => run_protocol(Some(ProtocolKind::Nboard), &args, cli.params.as_deref(), cli.bootstrap_eval),
         Some(Command::Gtp(args)) => run_protocol(Some(ProtocolKind::Gtp), &args, cli.params.as_deref(), cli.bootstrap_eval),
@@ -696,6 +726,82 @@ fn run_eval_match(
         );
     }
     ExitCode::SUCCESS
+}
+
+fn run_match(
+    engine_a: &str,
+    engine_b: &str,
+    openings: &std::path::Path,
+    count: Option<usize>,
+    timeout: f64,
+    ggf: &std::path::Path,
+    json: bool,
+) -> ExitCode {
+    let text = match std::fs::read_to_string(openings) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("oxello: cannot read {}: {e}", openings.display());
+            return ExitCode::from(2);
+        }
+    };
+    let mut lines = Vec::new();
+    for (i, l) in text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).enumerate() {
+        if l.is_empty() {
+            continue;
+        }
+        match oxello::board::notation::play_transcript(Position::start(), l)
+            .and_then(|_| oxello::board::notation::parse_transcript(l))
+        {
+            Ok(moves) => lines.push(moves),
+            Err(e) => {
+                eprintln!("oxello: {}:{}: {e}", openings.display(), i + 1);
+                return ExitCode::from(2);
+            }
+        }
+    }
+    lines.truncate(count.unwrap_or(usize::MAX));
+    let mut file = match std::fs::File::create(ggf) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("oxello: cannot write {}: {e}", ggf.display());
+            return ExitCode::from(2);
+        }
+    };
+    let timeout = std::time::Duration::from_secs_f64(timeout.clamp(0.01, 1e6));
+    match gtpmatch::run(engine_a, engine_b, &lines, timeout, &mut file, !json) {
+        Ok(r) => {
+            let (elo, lo, hi) = r.elo();
+            let avg = r.discs as f64 / r.games().max(1) as f64;
+            if json {
+                println!(
+                    "{{\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"average_discs\":{avg:.2},\"score\":{:.1},\"elo\":{elo:.0},\"elo_low\":{lo:.0},\"elo_high\":{hi:.0},\"forfeits\":{}}}",
+                    r.games(),
+                    r.wins,
+                    r.draws,
+                    r.losses,
+                    100.0 * r.score(),
+                    r.forfeits.len()
+                );
+            } else {
+                println!(
+                    "A vs B: {} games, +{} ={} -{}, {avg:+.2} discs/game, {:.1} %, Elo {elo:+.0} (95 %: {lo:+.0} .. {hi:+.0})",
+                    r.games(),
+                    r.wins,
+                    r.draws,
+                    r.losses,
+                    100.0 * r.score()
+                );
+                for f in &r.forfeits {
+                    println!("  forfeit: {f}");
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("oxello: {e}");
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn run_train(data: &[std::path::PathBuf], out: &std::path::Path, opts: &train::TrainOptions) -> ExitCode {

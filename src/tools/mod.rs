@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod bench;
 pub mod evalmae;
 pub mod fitmpc;
+pub mod gtpmatch;
 pub mod json;
 pub mod matchplay;
 pub mod probcut_report;
