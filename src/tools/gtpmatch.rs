@@ -50,6 +50,16 @@ impl Engine {
         })
     }
 
+    /// A pass the engine does not accept: some engines (GRhino) track passes themselves and
+    /// reject every pass syntax, which is harmless; a crash or time-out is not.
+    fn tell_pass(&mut self, colour: Color, timeout: Duration) -> Result<(), String> {
+        match self.ask(&format!("play {} pass", colour_word(colour)), timeout) {
+            Ok(_) => Ok(()),
+            Err(why) if why.contains(" refused ") => Ok(()),
+            Err(why) => Err(why),
+        }
+    }
+
     /// Sends one command and returns the success text, or why it failed.
     fn ask(&mut self, command: &str, timeout: Duration) -> Result<String, String> {
         writeln!(self.stdin, "{command}")
@@ -146,10 +156,14 @@ fn play_game(black: &mut Engine, white: &mut Engine, opening: &[Square], timeout
                 Err(why) => return forfeit(game, mover, why),
             }
         };
-        if must_pass && let Err(why) = me.ask(&format!("play {} pass", colour_word(mover)), timeout) {
-            return forfeit(game, mover, why);
-        }
-        if let Err(why) = other.ask(
+        if must_pass {
+            if let Err(why) = me.tell_pass(mover, timeout) {
+                return forfeit(game, mover, why);
+            }
+            if let Err(why) = other.tell_pass(mover, timeout) {
+                return forfeit(game, mover.other(), why);
+            }
+        } else if let Err(why) = other.ask(
             &format!("play {} {}", colour_word(mover), crate::protocol::gtp::format_vertex(mv)),
             timeout,
         ) {
