@@ -73,6 +73,9 @@ enum Command {
         /// Order moves by mobility only, not by the evaluation.
         #[arg(long)]
         no_eval_order: bool,
+        /// Threads per solve (ABDADA over the shared table).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Score every legal move of a position, best first.
     Analyze(AnalyzeArgs),
@@ -89,6 +92,9 @@ enum Command {
         json: bool,
         #[arg(long, default_value_t = 64)]
         hash: usize,
+        /// Search threads (1 keeps the node count a fixed signature).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
     },
     /// Fit the Multi-ProbCut parameters on self-play positions and draw the v'-v plots.
     FitMpc(FitMpcArgs),
@@ -355,7 +361,15 @@ fn main() -> ExitCode {
             json,
             hash,
             no_eval_order,
-        }) => run_solve(&file, wld, json, hash, (!no_eval_order).then_some(eval as &dyn OrderingEval)),
+            threads,
+        }) => run_solve(
+            &file,
+            wld,
+            json,
+            hash,
+            threads,
+            (!no_eval_order).then_some(eval as &dyn OrderingEval),
+        ),
         Some(Command::Selfplay {
             out,
             games,
@@ -397,8 +411,9 @@ fn main() -> ExitCode {
             driver,
             json,
             hash,
+            threads,
         }) => {
-            let r = bench::run(depth, driver, Pruning::from_percent(selectivity), eval, hash);
+            let r = bench::run(depth, driver, Pruning::from_percent(selectivity), eval, hash, threads);
             print!("{}", bench::format(&r, depth, driver, json));
             ExitCode::SUCCESS
         }
@@ -899,7 +914,14 @@ fn run_fit_mpc(args: &FitMpcArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode 
     ExitCode::SUCCESS
 }
 
-fn run_solve(file: &std::path::Path, wld: bool, json: bool, hash: usize, eval: Option<&dyn OrderingEval>) -> ExitCode {
+fn run_solve(
+    file: &std::path::Path,
+    wld: bool,
+    json: bool,
+    hash: usize,
+    threads: usize,
+    eval: Option<&dyn OrderingEval>,
+) -> ExitCode {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => {
@@ -912,6 +934,7 @@ fn run_solve(file: &std::path::Path, wld: bool, json: bool, hash: usize, eval: O
         eval,
         json,
         hash_mb: hash,
+        threads,
     };
     let mut out = std::io::stdout().lock();
     match solve::run(&text, &opts, &mut out) {

@@ -6,6 +6,7 @@
 //! At `SHALLOW_MAX` empties and below: no move list, squares tried in quadrant-parity order.
 //! The last empty square is scored by a flip count alone.
 
+use super::busy::BusyTable;
 use super::kernel::Kernel;
 use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
@@ -50,6 +51,12 @@ pub struct SolverConfig {
     pub tt_min: u32,
     /// At or above this many empties the ordering evaluation (if any) is used.
     pub eval_order_min: u32,
+    /// The ordering search gains a ply every this many empties above `eval_order_min`.
+    pub eval_depth_step: u32,
+    /// Weight of the ordering search's score (discs) against the reply count (1024 a reply).
+    pub eval_weight: i32,
+    /// At or above this many empties, parallel threads mark nodes and defer busy ones.
+    pub busy_min: u32,
     /// At or above this many empties, enhanced transposition cutoff is tried.
     pub etc_min: u32,
     /// Stability cutoff is tried when alpha is at least this high.
@@ -61,7 +68,10 @@ impl Default for SolverConfig {
         SolverConfig {
             shallow_max: 7,
             tt_min: 9,
-            eval_order_min: 18,
+            eval_order_min: 12,
+            eval_depth_step: 3,
+            eval_weight: 1024,
+            busy_min: 10,
             etc_min: 12,
             stability_alpha_min: 0,
         }
@@ -78,6 +88,8 @@ pub(crate) struct Ctx<'a> {
     pub aborted: bool,
     pub eval: Option<&'a dyn OrderingEval>,
     pub cfg: SolverConfig,
+    /// Shared "being searched" marks when several threads solve together.
+    pub busy: Option<&'a BusyTable>,
 }
 
 impl Ctx<'_> {
@@ -127,6 +139,8 @@ const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// A sorted move list: (ordering key, square, flips). 32 is more than any position's moves.
 type MoveList = [(i32, u8, u64); 32];
 const POT_WEIGHT: i32 = 256;
+/// Without an evaluation, a 3-ply mobility search orders moves from this many empties.
+const MOBILITY_ORDER_MIN: u32 = 18;
 
 /// Instantiates the solver's recursive functions, each carrying the given attributes
 /// (`#[target_feature]` for the fast copy). See `search::kernel`.
@@ -213,28 +227,45 @@ macro_rules! endgame_impl {
             let mob = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
             let pot = (bits::adjacent(no) & !(np | no)).count_ones() as i32;
             let mut key = -mob * 1024 - pot * POT_WEIGHT;
-            if n >= ctx.cfg.eval_order_min {
-                // Far from the end a shallow search orders better than the reply count.
-                let v = match ctx.eval {
-                    Some(e) => eval_search(e, np, no, 1),
-                    None => mobility_search(np, no, 3),
-                };
-                key -= v * 256;
+            // Far from the end a shallow search orders better than the reply count.
+            match ctx.eval {
+                Some(e) if n >= ctx.cfg.eval_order_min => {
+                    let d = (n - ctx.cfg.eval_order_min) / ctx.cfg.eval_depth_step;
+                    key -= eval_ab(e, np, no, -65, 65, d) * ctx.cfg.eval_weight;
+                }
+                None if n >= MOBILITY_ORDER_MIN => key -= mobility_search(np, no, 3) * 256,
+                _ => {}
             }
             key
         }
 
-        /// Negamax to `depth` plies on the evaluation (ordering far from the end).
+        /// Fail-soft alpha-beta to `depth` plies on the evaluation (ordering far from the end).
         $(#[$attr])*
-        fn eval_search(e: &dyn OrderingEval, p: u64, o: u64, depth: u32) -> i32 {
+        fn eval_ab(e: &dyn OrderingEval, p: u64, o: u64, alpha: i32, beta: i32, depth: u32) -> i32 {
             let m = bits::moves(p, o);
-            if depth == 0 || m == 0 {
+            if depth == 0 {
                 return e.evaluate(&Board::new(p, o));
             }
+            if m == 0 {
+                if bits::moves(o, p) == 0 {
+                    return Board::new(p, o).final_score();
+                }
+                return -eval_ab(e, o, p, -beta, -alpha, depth - 1);
+            }
+            let mut alpha = alpha;
             let mut best = -1000;
             for sq in Squares(m) {
                 let f = bits::flips(p, o, sq);
-                best = best.max(-eval_search(e, o ^ f, p ^ f ^ (1u64 << sq), depth - 1));
+                let s = -eval_ab(e, o ^ f, p ^ f ^ (1u64 << sq), -beta, -alpha, depth - 1);
+                if s > best {
+                    best = s;
+                    if s > alpha {
+                        alpha = s;
+                        if s >= beta {
+                            break;
+                        }
+                    }
+                }
             }
             best
         }
@@ -349,6 +380,23 @@ macro_rules! endgame_impl {
                 }
                 tt_move = h.best;
             }
+            // Parallel search: mark the node before its costly part (ETC, ordering) so another
+            // thread meeting it as a younger brother puts it off.
+            match ctx.busy.filter(|_| n >= ctx.cfg.busy_min) {
+                Some(t) => {
+                    let key = BusyTable::key(&board);
+                    t.enter(key);
+                    let s = nws_moves(ctx, p, o, alpha, n, moves, tt_move);
+                    t.leave(key);
+                    s
+                }
+                None => nws_moves(ctx, p, o, alpha, n, moves, tt_move),
+            }
+        }
+
+        /// The part of `nws_mid` after the TT probe: ETC, then the moves; stores the result.
+        $(#[$attr])*
+        fn nws_moves(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, n: u32, moves: u64, tt_move: Option<usize>) -> i32 {
             if n >= ctx.cfg.etc_min
                 && let Some(s) = etc(ctx, p, o, moves, alpha, n)
             {
@@ -358,23 +406,39 @@ macro_rules! endgame_impl {
             let len = sorted_moves(ctx, p, o, moves, tt_move, n, &mut list);
             let mut best = -65;
             let mut best_move = None;
-            for &(_, sq, f) in &list[..len] {
-                let sq = sq as usize;
-                let s = -nws_child(ctx, o ^ f, p ^ f ^ (1u64 << sq), -alpha - 1, n - 1);
-                if ctx.aborted {
-                    return alpha;
-                }
-                if s > best {
-                    best = s;
-                    best_move = Some(sq);
-                    if s > alpha {
-                        break;
+            // Younger brothers another thread is searching are put off to a second pass.
+            let busy = ctx.busy.filter(|_| n > ctx.cfg.busy_min);
+            let mut deferred = 0u32;
+            'passes: for pass in 0..2 {
+                for (i, &(_, sq, f)) in list[..len].iter().enumerate() {
+                    if pass == 1 && deferred >> i & 1 == 0 {
+                        continue;
+                    }
+                    let sq = sq as usize;
+                    let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+                    if pass == 0 && i > 0 && busy.is_some_and(|t| t.is_busy(BusyTable::key(&Board::new(np, no)))) {
+                        deferred |= 1 << i;
+                        continue;
+                    }
+                    let s = -nws_child(ctx, np, no, -alpha - 1, n - 1);
+                    if ctx.aborted {
+                        return alpha;
+                    }
+                    if s > best {
+                        best = s;
+                        best_move = Some(sq);
+                        if s > alpha {
+                            break 'passes;
+                        }
                     }
                 }
+                if deferred == 0 {
+                    break;
+                }
             }
-            if use_tt {
+            if n >= ctx.cfg.tt_min {
                 ctx.tt.store(
-                    &board,
+                    &Board::new(p, o),
                     Store { depth: n, selectivity: EXACT, alpha, beta: alpha + 1, score: best, best: best_move },
                 );
             }
@@ -500,6 +564,8 @@ pub struct Solver {
     pub tt: Arc<TranspositionTable>,
     pub kernel: Kernel,
     pub config: SolverConfig,
+    /// Threads of one solve (1: no helpers).
+    pub threads: usize,
 }
 
 impl Solver {
@@ -513,6 +579,7 @@ impl Solver {
             tt,
             kernel: Kernel::detect(),
             config: SolverConfig::default(),
+            threads: 1,
         }
     }
 
@@ -532,7 +599,14 @@ impl Solver {
 
     /// Null-window exact test: a fail-soft score, above `alpha` iff the true score is. The TT is
     /// kept from earlier calls (a midgame search calls this at many leaves).
-    pub fn null_window(&mut self, b: &Board, alpha: i32, stop: &AtomicBool, deadline: Option<Instant>) -> SolveResult {
+    pub fn null_window(
+        &mut self,
+        b: &Board,
+        alpha: i32,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+        busy: Option<&BusyTable>,
+    ) -> SolveResult {
         let mut ctx = Ctx {
             tt: &self.tt,
             nodes: 0,
@@ -541,6 +615,7 @@ impl Solver {
             aborted: false,
             eval: None,
             cfg: self.config,
+            busy,
         };
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
         let score = match self.kernel {
@@ -558,12 +633,33 @@ impl Solver {
     }
 
     /// Solves with a first guess of the score (e.g. a midgame search's) and an optional deadline.
+    /// With `threads` > 1 every thread solves the root over the shared TT and busy marks; the
+    /// calling thread's result is the answer.
     pub fn solve_with(&mut self, b: &Board, params: &SolveParams, stop: &AtomicBool) -> SolveResult {
+        self.tt.new_search();
+        if self.threads <= 1 {
+            return self.root_search(b, params, stop, None);
+        }
+        let busy = BusyTable::new(16);
+        let done = AtomicBool::new(false);
+        let this = &*self;
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..this.threads)
+                .map(|_| scope.spawn(|| this.root_search(b, params, &done, Some(&busy)).nodes))
+                .collect();
+            let mut r = this.root_search(b, params, stop, Some(&busy));
+            done.store(true, Ordering::Relaxed);
+            r.nodes += helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum::<u64>();
+            r
+        })
+    }
+
+    /// One thread's search of the root.
+    fn root_search(&self, b: &Board, params: &SolveParams, stop: &AtomicBool, busy: Option<&BusyTable>) -> SolveResult {
         let (alpha, beta) = match params.mode {
             SolveMode::Exact => (-65, 65),
             SolveMode::Wld => (-1, 1),
         };
-        self.tt.new_search();
         let mut ctx = Ctx {
             tt: &self.tt,
             nodes: 0,
@@ -572,6 +668,7 @@ impl Solver {
             aborted: false,
             eval: params.eval,
             cfg: self.config,
+            busy,
         };
         let mut pv = Vec::new();
         let guess = params.guess;
@@ -664,6 +761,40 @@ mod tests {
                     assert_eq!(sign * cur.final_score(), exact);
                 }
             }
+        }
+    }
+
+    /// Two threads (busy marks, deferred brothers) and the evaluation ordering give the same
+    /// scores as one thread without it, on endgames deep enough for both to take effect.
+    #[test]
+    fn parallel_eval_ordered_solve_agrees_with_single_thread() {
+        struct Mobility;
+        impl OrderingEval for Mobility {
+            fn evaluate(&self, b: &Board) -> i32 {
+                b.moves().count_ones() as i32 - b.pass().moves().count_ones() as i32
+            }
+        }
+        let stop = AtomicBool::new(false);
+        let mut seed = 777u64;
+        for game in 0..12 {
+            let mut b = Board::START;
+            while b.empty_count() > 14 + game % 3 && !b.is_game_over() {
+                let m = b.moves();
+                if m == 0 {
+                    b = b.pass();
+                    continue;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                let k = (seed >> 33) as u32 % m.count_ones();
+                b = b.play(Squares(m).nth(k as usize).unwrap_or(0)).expect("legal");
+            }
+            let mut one = Solver::new(8);
+            let expected = one.solve(&b, SolveMode::Exact, None, &stop).score;
+            let mut two = Solver::new(8);
+            two.threads = 2;
+            let r = two.solve(&b, SolveMode::Exact, Some(&Mobility), &stop);
+            assert_eq!(r.score, expected, "{b:?}");
+            assert!(!r.aborted);
         }
     }
 

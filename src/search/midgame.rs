@@ -2,6 +2,7 @@
 //! MTD(f) at the root, a transposition table, eval-based move ordering, and a hand-off to the
 //! exact endgame solver when the remaining empties are within the requested solve depth.
 
+use super::busy::BusyTable;
 use super::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
 use super::mpc::{self, MpcTable, TO_END};
 use super::request::{DepthKind, Driver, Pruning, SearchInfo, SearchRequest, SearchResult};
@@ -23,6 +24,8 @@ const SHALLOW_ORDER_DEPTH: u32 = 5;
 const POLL_INTERVAL: u64 = 4096;
 /// ProbCut check searches may themselves use ProbCut only this many levels deep.
 const MAX_MPC_NESTING: u32 = 2;
+/// Parallel threads mark and defer nodes at this remaining depth and above.
+const BUSY_MIN_DEPTH: u32 = 4;
 /// A selective search hands over to the exact solver at this many empties.
 const SELECTIVE_SOLVE_EMPTIES: u32 = 12;
 
@@ -52,8 +55,8 @@ struct Run<'a> {
     node_limit: Option<u64>,
     nodes: u64,
     aborted: bool,
-    /// Iterative deepening starts here (helper threads start deeper to diversify).
-    first_depth: u32,
+    /// Shared "being searched" marks when several threads search together.
+    busy: Option<&'a BusyTable>,
 }
 
 impl Searcher {
@@ -118,8 +121,10 @@ impl Searcher {
         r
     }
 
-    /// Lazy SMP: helper threads search the same position over the shared tables (starting at
-    /// other depths); the main thread's result is the answer and stops the helpers.
+    /// Parallel search: every thread runs the same iterative deepening over the shared tables
+    /// and "being searched" marks (ABDADA), so they split the tree between them; the calling
+    /// thread's result is the answer and stops the helpers. A root within the solve depth is
+    /// handed to the solver's own parallel search instead.
     fn run_threads(
         &mut self,
         req: &SearchRequest,
@@ -128,17 +133,26 @@ impl Searcher {
         start: Instant,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
+        let threads = req.threads.max(1);
+        let empties = req.board.empty_count();
+        if threads == 1 || empties <= req.exact_empties.max(req.wld_empties) {
+            self.solver.threads = threads;
+            let mut run = Run::new(&self.tt, &mut self.solver, eval, &self.mpc, req, stop, start);
+            return run.think(&req.board, req, report);
+        }
+        self.solver.threads = 1;
         let done = AtomicBool::new(false);
+        let busy = BusyTable::new(16);
         let (tt, mpc, solver_tt) = (&self.tt, &self.mpc, self.solver.tt.clone());
         let solver = &mut self.solver;
         std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..req.threads.max(1))
-                .map(|id| {
-                    let (solver_tt, done) = (solver_tt.clone(), &done);
+            let helpers: Vec<_> = (1..threads)
+                .map(|_| {
+                    let (solver_tt, done, busy) = (solver_tt.clone(), &done, &busy);
                     scope.spawn(move || {
                         let mut solver = Solver::with_table(solver_tt);
                         let mut run = Run::new(tt, &mut solver, eval, mpc, req, done, start);
-                        run.first_depth = 1 + id as u32;
+                        run.busy = Some(busy);
                         run.node_limit = None;
                         run.think(&req.board, req, &mut |_| {});
                         run.nodes
@@ -146,6 +160,7 @@ impl Searcher {
                 })
                 .collect();
             let mut run = Run::new(tt, solver, eval, mpc, req, stop, start);
+            run.busy = Some(&busy);
             let mut r = run.think(&req.board, req, report);
             done.store(true, Ordering::Relaxed);
             r.nodes += helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum::<u64>();
@@ -185,7 +200,7 @@ impl<'a> Run<'a> {
             node_limit: req.limits.nodes,
             nodes: 0,
             aborted: false,
-            first_depth: 1,
+            busy: None,
         }
     }
 
@@ -206,7 +221,7 @@ impl<'a> Run<'a> {
 
     /// Exact null-window value from the endgame solver (depth reaches the end of the game).
     fn solve_nws(&mut self, b: &Board, alpha: i32) -> i32 {
-        let r = self.solver.null_window(b, alpha, self.stop, self.deadline);
+        let r = self.solver.null_window(b, alpha, self.stop, self.deadline, self.busy);
         self.nodes += r.nodes;
         if r.aborted {
             self.aborted = true;
@@ -312,6 +327,22 @@ impl<'a> Run<'a> {
             }
             tt_move = h.best;
         }
+        // Parallel search: mark the node before its costly part (ProbCut, ordering) so another
+        // thread meeting it as a younger brother puts it off.
+        match self.busy.filter(|_| depth >= BUSY_MIN_DEPTH) {
+            Some(t) => {
+                let key = BusyTable::key(b);
+                t.enter(key);
+                let s = self.nws_moves(b, alpha, depth, moves, tt_move);
+                t.leave(key);
+                s
+            }
+            None => self.nws_moves(b, alpha, depth, moves, tt_move),
+        }
+    }
+
+    /// The part of `nws` after the TT probe: ProbCut, then the moves.
+    fn nws_moves(&mut self, b: &Board, alpha: i32, depth: u32, moves: u64, tt_move: Option<usize>) -> i32 {
         if let Some(s) = self.probcut(b, alpha, depth) {
             return s;
         }
@@ -337,18 +368,37 @@ impl<'a> Run<'a> {
             }
         } else {
             let width = self.nbest.unwrap_or(usize::MAX);
-            for (_, sq, child) in self.ordered_moves(b, moves, depth, tt_move).into_iter().take(width) {
+            let list = self.ordered_moves(b, moves, depth, tt_move);
+            // Younger brothers another thread is searching are put off to the end.
+            let busy = self.busy.filter(|_| depth > BUSY_MIN_DEPTH);
+            let mut deferred = Vec::new();
+            for (i, (_, sq, child)) in list.into_iter().take(width).enumerate() {
+                if i > 0 && busy.is_some_and(|t| t.is_busy(BusyTable::key(&child))) {
+                    deferred.push((sq, child));
+                    continue;
+                }
                 let s = -self.nws(&child, -alpha - 1, depth - 1);
-                if self.aborted {
-                    return alpha;
+                if self.aborted || s > alpha {
+                    (best, best_move) = (s, Some(sq));
+                    break;
                 }
                 if s > best {
-                    best = s;
-                    best_move = Some(sq);
-                    if s > alpha {
+                    (best, best_move) = (s, Some(sq));
+                }
+            }
+            if best <= alpha && !self.aborted {
+                for (sq, child) in deferred {
+                    let s = -self.nws(&child, -alpha - 1, depth - 1);
+                    if self.aborted || s > best {
+                        (best, best_move) = (s, Some(sq));
+                    }
+                    if self.aborted || s > alpha {
                         break;
                     }
                 }
+            }
+            if self.aborted {
+                return alpha;
             }
         }
         self.tt.store(
@@ -563,7 +613,7 @@ impl<'a> Run<'a> {
         };
         let mut last: Option<SearchInfo> = None;
         let mut guess = self.evaluate(b);
-        for depth in self.first_depth.min(max_depth.max(1))..=max_depth.max(1) {
+        for depth in 1..=max_depth.max(1) {
             let mut pv = Vec::new();
             let score = match req.driver {
                 Driver::Pvs => self.root_pvs(b, depth, guess, &mut pv),

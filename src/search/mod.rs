@@ -1,5 +1,6 @@
 //! Search: midgame PVS/MTD(f), exact endgame solver, transposition table, levels, kernel choice.
 
+pub mod busy;
 pub mod endgame;
 pub mod kernel;
 pub mod levels;

@@ -1,5 +1,6 @@
 //! `oxello bench`: the search signature. Fixed positions, fixed depth, one thread, fresh TT;
-//! the total node count changes only when the search or the evaluation changes.
+//! the total node count changes only when the search or the evaluation changes. `--threads`
+//! measures the parallel speed-up on the same work (node counts then vary run to run).
 
 use super::json::JsonObject;
 use crate::board::Board;
@@ -37,7 +38,7 @@ pub fn positions() -> Vec<Board> {
         .collect()
 }
 
-pub fn run(depth: u32, driver: Driver, pruning: Pruning, eval: &dyn OrderingEval, hash_mb: usize) -> BenchResult {
+pub fn run(depth: u32, driver: Driver, pruning: Pruning, eval: &dyn OrderingEval, hash_mb: usize, threads: usize) -> BenchResult {
     let stop = AtomicBool::new(false);
     let mut per_position = Vec::new();
     for b in positions() {
@@ -45,6 +46,7 @@ pub fn run(depth: u32, driver: Driver, pruning: Pruning, eval: &dyn OrderingEval
         let req = SearchRequest {
             driver,
             pruning,
+            threads,
             ..SearchRequest::fixed_depth(b, depth)
         };
         let t0 = Instant::now();

@@ -14,6 +14,8 @@ pub struct SolveOptions<'a> {
     pub eval: Option<&'a dyn OrderingEval>,
     pub json: bool,
     pub hash_mb: usize,
+    /// Threads per solve.
+    pub threads: usize,
 }
 
 /// Totals over a file.
@@ -77,6 +79,7 @@ fn pv_string(pv: &[Square]) -> String {
 /// Solves every line of `text` and writes the report to `out`.
 pub fn run(text: &str, opts: &SolveOptions, out: &mut dyn Write) -> std::io::Result<SolveSummary> {
     let mut solver = Solver::new(opts.hash_mb);
+    solver.threads = opts.threads.max(1);
     let stop = AtomicBool::new(false);
     let mut sum = SolveSummary::default();
     if !opts.json {
