@@ -57,6 +57,7 @@ struct Run<'a> {
     aborted: bool,
     /// Shared "being searched" marks when several threads search together.
     busy: Option<&'a BusyTable>,
+    history: [u32; 64],
 }
 
 impl Searcher {
@@ -201,6 +202,7 @@ impl<'a> Run<'a> {
             nodes: 0,
             aborted: false,
             busy: None,
+            history: [0; 64],
         }
     }
 
@@ -349,10 +351,22 @@ impl<'a> Run<'a> {
         let mut best = -INF;
         let mut best_move = None;
         if depth <= 2 {
-            // Near the leaves ordering costs more than it saves: TT move first, then plain order.
+            // Near the leaves a search per move costs more than it saves: TT move first.
             let first = tt_move.filter(|&m| moves >> m & 1 != 0);
             let rest = moves & !first.map_or(0, |m| 1u64 << m);
-            for sq in first.into_iter().chain(Squares(rest)) {
+            // Then by the history heuristic: squares that cut off often before.
+            let mut order = [0u8; 32];
+            let mut len = 0;
+            for sq in Squares(rest) {
+                let mut i = len;
+                while i > 0 && self.history[order[i - 1] as usize] < self.history[sq] {
+                    order[i] = order[i - 1];
+                    i -= 1;
+                }
+                order[i] = sq as u8;
+                len += 1;
+            }
+            for sq in first.into_iter().chain(order[..len].iter().map(|&sq| sq as usize)) {
                 let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
                 let s = -self.nws(&child, -alpha - 1, depth - 1);
                 if self.aborted {
@@ -362,6 +376,7 @@ impl<'a> Run<'a> {
                     best = s;
                     best_move = Some(sq);
                     if s > alpha {
+                        self.history[sq] += depth * depth;
                         break;
                     }
                 }
@@ -380,6 +395,7 @@ impl<'a> Run<'a> {
                 let s = -self.nws(&child, -alpha - 1, depth - 1);
                 if self.aborted || s > alpha {
                     (best, best_move) = (s, Some(sq));
+                    self.history[sq] += depth * depth;
                     break;
                 }
                 if s > best {
