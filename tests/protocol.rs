@@ -6,6 +6,11 @@
 //! # comment            ignored, as are blank lines
 //! ! arg arg ...        command-line arguments (before the first `>`; default: none)
 //! > text               send `text` and a newline to the engine's stdin
+//! >> a\nb\nc            send several lines (`\n` separates them) in ONE write, as a GUI
+//!                      that pipelines a batch of commands does
+//! >* N text            send one line of N bytes made of `text` repeated (e.g. a 1 MB line)
+//! @ MS                 the next expectation must be met within MS milliseconds of the
+//!                      last send (latency: e.g. `pong` during a deep search)
 //! < text               the next output line is exactly `text` (`<` alone: an empty line)
 //! ~ glob               the next output line matches `glob` (`*` any run, `?` any one char)
 //! + glob               allow lines matching `glob` to be skipped by the next `..`
@@ -58,6 +63,9 @@ struct Engine {
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     exited: bool,
+    /// When the last line was sent, and the latency deadline of the next expectation.
+    sent: Instant,
+    deadline: Option<Instant>,
 }
 
 impl Engine {
@@ -85,20 +93,30 @@ impl Engine {
             stdin,
             lines,
             exited: false,
+            sent: Instant::now(),
+            deadline: None,
         })
     }
 
+    /// Writes `text` and a newline in one write and flushes.
     fn send(&mut self, text: &str) -> Result<(), String> {
         let stdin = self.stdin.as_mut().ok_or("stdin already closed")?;
-        writeln!(stdin, "{text}")
+        let mut bytes = text.as_bytes().to_vec();
+        bytes.push(b'\n');
+        stdin
+            .write_all(&bytes)
             .and_then(|_| stdin.flush())
-            .map_err(|e| format!("cannot send '{text}': {e}"))
+            .map_err(|e| format!("cannot send '{}': {e}", text.chars().take(60).collect::<String>()))?;
+        self.sent = Instant::now();
+        Ok(())
     }
 
-    /// The next output line; an error at EOF or timeout.
-    fn next(&self) -> Result<String, String> {
-        match self.lines.recv_timeout(TIMEOUT) {
+    /// The next output line; an error at EOF, at the timeout, or past a latency deadline.
+    fn next(&mut self) -> Result<String, String> {
+        let limit = self.deadline.map_or(TIMEOUT, |d| d.saturating_duration_since(Instant::now()));
+        match self.lines.recv_timeout(limit) {
             Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) if self.deadline.is_some() => Err("latency limit exceeded".to_string()),
             Err(RecvTimeoutError::Timeout) => Err(format!("no output within {TIMEOUT:?}")),
             Err(RecvTimeoutError::Disconnected) => Err("output ended".to_string()),
         }
@@ -157,6 +175,20 @@ fn replay(path: &Path) -> Result<(), String> {
         let Some(e) = engine.as_mut() else { continue };
         match tag {
             ">" => e.send(rest).map_err(at)?,
+            ">>" => e.send(&rest.replace("\\n", "\n")).map_err(at)?,
+            ">*" => {
+                let (n, unit) = rest
+                    .split_once(' ')
+                    .ok_or_else(|| at("`>*` needs a size and a text".into()))?;
+                let n: usize = n.parse().map_err(|_| at(format!("bad size '{n}'")))?;
+                let line: String = unit.chars().cycle().take(n).collect();
+                e.send(&line).map_err(at)?;
+            }
+            "@" => {
+                let ms: u64 = rest.trim().parse().map_err(|_| at(format!("bad latency '{rest}'")))?;
+                e.deadline = Some(e.sent + Duration::from_millis(ms));
+                continue;
+            }
             "<" => {
                 let got = e.next().map_err(|m| at(format!("expected '{rest}': {m}")))?;
                 if got != rest {
@@ -184,6 +216,9 @@ fn replay(path: &Path) -> Result<(), String> {
             }
             "$" => e.close().map_err(at)?,
             other => return Err(at(format!("unknown directive '{other}'"))),
+        }
+        if matches!(tag, "<" | "~" | "..") {
+            e.deadline = None;
         }
     }
     let mut e = match engine {
