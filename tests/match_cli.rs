@@ -63,3 +63,38 @@ fn crashing_and_silent_engines_forfeit() {
         assert!(t0.elapsed() < std::time::Duration::from_secs(20));
     }
 }
+
+/// An engine we did not write: GRhino (Debian `grhino`, GTP, `/usr/games/gtp-rhino`). It
+/// refuses every pass syntax, so the runner's pass handling is exercised for real when a game
+/// has a pass. Skipped (with a note) where the package is absent; `.ci/run` installs it.
+#[test]
+fn oxello_against_grhino() {
+    let rhino = "/usr/games/gtp-rhino";
+    if !std::path::Path::new(rhino).exists() {
+        eprintln!("skipped: {rhino} not installed (apt-get install grhino)");
+        return;
+    }
+    let ggf = std::env::temp_dir().join(format!("oxello-match-rhino-{}.ggf", std::process::id()));
+    let g = ggf.to_str().expect("utf-8");
+    let a = format!("{} gtp --level 4", bin());
+    let b = format!("{rhino} --level 1");
+    let (code, out, err) = run(&[
+        "match",
+        "--engine-a",
+        &a,
+        "--engine-b",
+        &b,
+        "--count",
+        "1",
+        "--ggf",
+        g,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"games\":2") && out.contains("\"forfeits\":0"), "{out}");
+    let games = std::fs::read_to_string(&ggf).expect("ggf written");
+    assert_eq!(games.lines().count(), 2);
+    for line in games.lines() {
+        assert!(oxello::ggf::GgfGame::parse(line).is_ok_and(|g| g.game.is_over()), "{line}");
+    }
+}
