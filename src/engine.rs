@@ -100,14 +100,14 @@ pub fn think_position(
 }
 
 /// Time for one move from the time left: the TimeManager's hard limit (the search stops
-/// starting iterations well before it), at least 10 ms.
+/// starting iterations well before it), at least 2 ms (a depth-1 search always completes).
 pub fn move_budget(seconds_left: f64, empties: u32) -> Duration {
     let clock = crate::time::Clock {
         remaining: Duration::from_secs_f64(seconds_left.clamp(0.0, 1e9)),
         increment: Duration::ZERO,
         moves_to_go: None,
     };
-    crate::time::budget(&clock, empties).hard.max(Duration::from_millis(10))
+    crate::time::budget(&clock, empties).hard.max(Duration::from_millis(2))
 }
 
 /// Whether to go on after a command.
@@ -295,7 +295,7 @@ mod tests {
             opening > Duration::from_secs(2) && opening < Duration::from_secs(60),
             "{opening:?}"
         );
-        assert_eq!(move_budget(0.0, 10), Duration::from_millis(10));
+        assert_eq!(move_budget(0.0, 10), Duration::from_millis(2));
         assert!(move_budget(10.0, 30) < Duration::from_secs(4));
     }
 }

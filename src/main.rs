@@ -19,7 +19,7 @@ use oxello::search::request::Driver;
 use oxello::search::request::Pruning;
 use oxello::tools::analyze::{self, AnalyzeDepth};
 use oxello::tools::solve::{self, SolveOptions};
-use oxello::tools::{bench, evalmae, fitmpc, gtpmatch, matchplay, probcut_report, train};
+use oxello::tools::{bench, enginematch, evalmae, fitmpc, matchplay, probcut_report, train};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -188,27 +188,8 @@ enum Command {
         #[arg(long, default_value_t = 8)]
         depth: u32,
     },
-    /// Match two GTP engines (command lines) over an openings file, colours swapped.
-    Match {
-        /// Engine A's command line, e.g. "oxello gtp --level 8".
-        #[arg(long)]
-        engine_a: String,
-        #[arg(long)]
-        engine_b: String,
-        #[arg(long, default_value = "book/openings.txt")]
-        openings: std::path::PathBuf,
-        /// Use only the first N openings (2 games each).
-        #[arg(long)]
-        count: Option<usize>,
-        /// Seconds an engine may take for one answer before it loses the game.
-        #[arg(long, default_value_t = 60.0)]
-        timeout: f64,
-        /// Where every game is written as GGF (one per line).
-        #[arg(long, default_value = "match.ggf")]
-        ggf: std::path::PathBuf,
-        #[arg(long)]
-        json: bool,
-    },
+    /// Match two engines (GTP or NBoard command lines) over an openings file, colours swapped.
+    Match(MatchArgs),
     /// Generate training games (resumable; appends to OUT).
     Selfplay {
         #[arg(long, default_value = "data/selfplay.txt")]
@@ -231,6 +212,34 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+/// Options of `oxello match`.
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// Engine A's command line, prefixed `gtp:` (the default) or `nboard:`, e.g.
+    /// "oxello gtp --level 8" or "nboard:oxello nboard --level 8".
+    #[arg(long)]
+    engine_a: String,
+    #[arg(long)]
+    engine_b: String,
+    #[arg(long, default_value = "book/openings.txt")]
+    openings: std::path::PathBuf,
+    /// Use only the first N openings (2 games each).
+    #[arg(long)]
+    count: Option<usize>,
+    /// Seconds an engine may take for one answer before it loses the game.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Seconds on each side's clock for a whole game (GTP time_settings/time_left, NBoard
+    /// TI and move times); an engine that runs out loses. Default: no clock.
+    #[arg(long)]
+    time: Option<f64>,
+    /// Where every game is written as GGF (one per line).
+    #[arg(long, default_value = "match.ggf")]
+    ggf: std::path::PathBuf,
+    #[arg(long)]
+    json: bool,
 }
 
 /// Options of the protocol front-ends.
@@ -529,15 +538,7 @@ fn main() -> ExitCode {
             );
             ExitCode::SUCCESS
         }
-        Some(Command::Match {
-            engine_a,
-            engine_b,
-            openings,
-            count,
-            timeout,
-            ggf,
-            json,
-        }) => run_match(&engine_a, &engine_b, &openings, count, timeout, &ggf, json),
+        Some(Command::Match(args)) => run_match(&args),
         Some(Command::FitMpc(args)) => run_fit_mpc(&args, eval),
         Some(Command::Nboard(args)) => run_protocol(Some(ProtocolKind::Nboard), &args, cli.params.as_deref(), cli.bootstrap_eval),
         Some(Command::Gtp(args)) => run_protocol(Some(ProtocolKind::Gtp), &args, cli.params.as_deref(), cli.bootstrap_eval),
@@ -747,15 +748,18 @@ fn run_eval_match(
     ExitCode::SUCCESS
 }
 
-fn run_match(
-    engine_a: &str,
-    engine_b: &str,
-    openings: &std::path::Path,
-    count: Option<usize>,
-    timeout: f64,
-    ggf: &std::path::Path,
-    json: bool,
-) -> ExitCode {
+fn run_match(args: &MatchArgs) -> ExitCode {
+    let MatchArgs {
+        engine_a,
+        engine_b,
+        openings,
+        count,
+        timeout,
+        time: clock,
+        ggf,
+        json,
+    } = args;
+    let (count, timeout, clock, json) = (*count, *timeout, *clock, *json);
     let text = match std::fs::read_to_string(openings) {
         Ok(t) => t,
         Err(e) => {
@@ -787,7 +791,12 @@ fn run_match(
         }
     };
     let timeout = std::time::Duration::from_secs_f64(timeout.clamp(0.01, 1e6));
-    match gtpmatch::run(engine_a, engine_b, &lines, timeout, &mut file, !json) {
+    let opts = enginematch::MatchOptions {
+        timeout,
+        clock: clock.map(|s| std::time::Duration::from_secs_f64(s.clamp(0.1, 1e6))),
+        progress: !json,
+    };
+    match enginematch::run(engine_a, engine_b, &lines, &opts, &mut file) {
         Ok(r) => {
             let (elo, lo, hi) = r.elo();
             let avg = r.discs as f64 / r.games().max(1) as f64;

@@ -21,8 +21,10 @@ pub struct Budget {
     pub hard: Duration,
 }
 
-/// Kept back for the process and pipe latency so the clock never runs out.
+/// Kept back for the process and pipe latency so the clock never runs out: once, and again for
+/// each of our moves still to come (the GUI's clock also counts the exchange of lines).
 const SAFETY: Duration = Duration::from_millis(50);
+const PER_MOVE_OVERHEAD: Duration = Duration::from_millis(10);
 
 /// Relative effort of a move at `empties`: the moves where the exact solve becomes possible
 /// (about 18-28 empties) deserve more time than the opening or the last few moves.
@@ -38,13 +40,13 @@ fn weight(empties: u32) -> f64 {
 
 /// The budget for the move at `empties` empties.
 pub fn budget(clock: &Clock, empties: u32) -> Budget {
-    let remaining = clock.remaining.saturating_sub(SAFETY);
     // Our own moves from here: every other empty square (passes are rare).
     let ours: Vec<u32> = (0..=empties).rev().step_by(2).take_while(|&e| e > 0).collect();
-    let ours = match clock.moves_to_go {
+    let ours: Vec<u32> = match clock.moves_to_go {
         Some(n) => ours.into_iter().take(n.max(1) as usize).collect(),
         None => ours,
     };
+    let remaining = clock.remaining.saturating_sub(SAFETY + PER_MOVE_OVERHEAD * ours.len() as u32);
     let total: f64 = ours.iter().map(|&e| weight(e)).sum::<f64>().max(weight(empties));
     let share = remaining.mul_f64(weight(empties) / total);
     let target = (share + clock.increment.mul_f64(0.9)).min(remaining);

@@ -1,5 +1,6 @@
-//! `oxello match` over GTP: oxello against itself, and against engines that crash or answer
-//! nonsense (the runner records a forfeit and never hangs).
+//! `oxello match` over GTP and NBoard: oxello against itself, against GRhino, under a clock,
+//! and against engines that crash or answer nothing (the runner records a forfeit and never
+//! hangs).
 
 mod common;
 
@@ -97,4 +98,101 @@ fn oxello_against_grhino() {
     for line in games.lines() {
         assert!(oxello::ggf::GgfGame::parse(line).is_ok_and(|g| g.game.is_over()), "{line}");
     }
+}
+
+/// The runner drives NBoard engines as the GUI does, and mixes protocols in one match.
+#[test]
+fn nboard_and_mixed_protocol_matches() {
+    for (a, b) in [
+        (
+            format!("nboard:{} nboard --level 2", bin()),
+            format!("nboard:{} nboard --level 1", bin()),
+        ),
+        (
+            format!("nboard:{} nboard --level 2", bin()),
+            format!("gtp:{} gtp --level 1", bin()),
+        ),
+    ] {
+        let ggf = std::env::temp_dir().join(format!("oxello-match-nb-{}.ggf", std::process::id()));
+        let g = ggf.to_str().expect("utf-8");
+        let (code, out, err) = run(&[
+            "match",
+            "--engine-a",
+            &a,
+            "--engine-b",
+            &b,
+            "--count",
+            "1",
+            "--ggf",
+            g,
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(
+            out.contains("\"games\":2") && out.contains("\"forfeits\":0"),
+            "{a} vs {b}: {out}"
+        );
+        let games = std::fs::read_to_string(&ggf).expect("ggf written");
+        for line in games.lines() {
+            assert!(oxello::ggf::GgfGame::parse(line).is_ok_and(|g| g.game.is_over()), "{line}");
+        }
+    }
+}
+
+/// Under a clock (2 s a side, deep levels so the clock is what limits them) both protocols
+/// finish every game without losing on time, and the GGF records the clock and move times.
+#[test]
+fn clocked_games_stay_within_the_clock() {
+    let ggf = std::env::temp_dir().join(format!("oxello-match-clock-{}.ggf", std::process::id()));
+    let g = ggf.to_str().expect("utf-8");
+    let a = format!("nboard:{} nboard --level 30 --threads 1", bin());
+    let b = format!("gtp:{} gtp --level 30 --threads 1", bin());
+    let (code, out, err) = run(&[
+        "match",
+        "--engine-a",
+        &a,
+        "--engine-b",
+        &b,
+        "--count",
+        "1",
+        "--time",
+        "2",
+        "--ggf",
+        g,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"games\":2") && out.contains("\"forfeits\":0"), "{out}");
+    let games = std::fs::read_to_string(&ggf).expect("ggf written");
+    for line in games.lines() {
+        let record = oxello::ggf::GgfGame::parse(line).expect("ggf");
+        assert!(record.game.is_over());
+        for colour in [oxello::board::Color::Black, oxello::board::Color::White] {
+            let left = record.game.time_left(colour).expect("clock recorded");
+            assert!(left >= 0.0, "{colour:?} overran its clock: {line}");
+        }
+    }
+}
+
+/// An NBoard engine that dies at once (`true`) forfeits, and the report names it.
+#[test]
+fn a_crashing_nboard_engine_forfeits() {
+    let ggf = std::env::temp_dir().join(format!("oxello-match-mute-{}.ggf", std::process::id()));
+    let g = ggf.to_str().expect("utf-8");
+    let a = format!("nboard:{} nboard --level 1", bin());
+    let (code, out, _) = run(&[
+        "match",
+        "--engine-a",
+        &a,
+        "--engine-b",
+        "nboard:true",
+        "--count",
+        "1",
+        "--timeout",
+        "2",
+        "--ggf",
+        g,
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("forfeit: game 1: B crashed"), "{out}");
 }

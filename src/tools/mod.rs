@@ -2,9 +2,9 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod enginematch;
 pub mod evalmae;
 pub mod fitmpc;
-pub mod gtpmatch;
 pub mod json;
 pub mod matchplay;
 pub mod probcut_report;

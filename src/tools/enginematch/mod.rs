@@ -1,0 +1,239 @@
+//! `oxello match`: two engines given as command lines, speaking GTP or NBoard, play every
+//! opening twice (colours swapped), at their own depth or under a clock per game. Illegal
+//! moves, crashes, time-outs and lost clocks lose the game for the offender and never hang the
+//! runner. Every game is written as GGF (with each move's time); the result as W-D-L, average
+//! discs, score and an Elo difference with a 95 % interval.
+
+mod gtp;
+mod nboard;
+mod process;
+
+use crate::board::notation::Square;
+use crate::board::{Color, Position};
+use crate::game::{Clock, Game, Ply};
+use crate::ggf::{GameEnd, GgfGame, GgfResult};
+use process::Process;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// One side of a game, whatever protocol it speaks.
+trait Player {
+    fn name(&self) -> &str;
+    /// A new game from `game` (the opening already played), with `clock` per side if any.
+    fn start(&mut self, game: &Game, clock: Option<Duration>, timeout: Duration) -> Result<(), String>;
+    /// The engine's move (as it wrote it) for the side to move of `game`, which has a legal move.
+    fn choose(&mut self, game: &Game, left: Option<Duration>, timeout: Duration) -> Result<String, String>;
+    /// A ply was played (`chosen_here`: this engine chose it), taking `secs`.
+    fn played(&mut self, mover: Color, mv: Square, secs: f64, chosen_here: bool, timeout: Duration) -> Result<(), String>;
+}
+
+/// Starts an engine from `gtp:<command>`, `nboard:<command>` or a plain (GTP) command line.
+fn spawn(name: &str, spec: &str) -> Result<Box<dyn Player>, String> {
+    if let Some(cmd) = spec.strip_prefix("nboard:") {
+        Ok(Box::new(nboard::NboardPlayer::new(Process::spawn(name, cmd)?)))
+    } else {
+        let cmd = spec.strip_prefix("gtp:").unwrap_or(spec);
+        Ok(Box::new(gtp::GtpPlayer::new(Process::spawn(name, cmd)?)))
+    }
+}
+
+/// How a game ended, from Black's side.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub black_minus_white: i32,
+    /// Set when a side lost by an illegal move, a crash, a time-out or its clock.
+    pub forfeit: Option<String>,
+    pub game: Game,
+}
+
+/// Slack over an engine's clock before the runner stops waiting for its answer.
+const CLOCK_SLACK: Duration = Duration::from_secs(1);
+
+/// Plays one game from `opening`; `clock` is each side's time for the whole game.
+fn play_game(
+    black: &mut (dyn Player + 'static),
+    white: &mut (dyn Player + 'static),
+    opening: &[Square],
+    timeout: Duration,
+    clock: Option<Duration>,
+) -> Outcome {
+    let mut game = Game::new(Position::start());
+    for &mv in opening {
+        if game.position().board.moves() == 0 && game.play(Ply::bare(Square::Pass)).is_err() {
+            break;
+        }
+        if game.play(Ply::bare(mv)).is_err() {
+            break;
+        }
+    }
+    if let Some(c) = clock {
+        let c = Clock {
+            main: c.as_secs_f64(),
+            increment: 0.0,
+            grace: 0.0,
+        };
+        game.set_clock(Color::Black, Some(c));
+        game.set_clock(Color::White, Some(c));
+    }
+    let forfeit = |game: Game, loser: Color, why: String| Outcome {
+        black_minus_white: if loser == Color::Black { -64 } else { 64 },
+        forfeit: Some(why),
+        game,
+    };
+    if let Err(why) = black.start(&game, clock, timeout) {
+        return forfeit(game, Color::Black, why);
+    }
+    if let Err(why) = white.start(&game, clock, timeout) {
+        return forfeit(game, Color::White, why);
+    }
+    let mut left = [clock, clock];
+    while !game.is_over() {
+        let mover = game.position().to_move;
+        let side = mover as usize;
+        let must_pass = game.position().board.moves() == 0;
+        let (me, other) = match mover {
+            Color::Black => (&mut *black, &mut *white),
+            Color::White => (&mut *white, &mut *black),
+        };
+        let t0 = Instant::now();
+        let mv = if must_pass {
+            Square::Pass
+        } else {
+            let wait = left[side].map_or(timeout, |l| timeout.min(l + CLOCK_SLACK));
+            match me.choose(&game, left[side], wait) {
+                Ok(text) => match Square::parse(&text) {
+                    Ok(mv) if mv != Square::Pass && game.is_legal(mv) => mv,
+                    _ => return forfeit(game, mover, format!("{} played an illegal move '{text}'", me.name())),
+                },
+                Err(why) => return forfeit(game, mover, why),
+            }
+        };
+        let secs = t0.elapsed();
+        if !must_pass && let Some(l) = left[side] {
+            if secs > l {
+                return forfeit(game, mover, format!("{} lost on time", me.name()));
+            }
+            left[side] = Some(l - secs);
+        }
+        let secs = if must_pass { 0.0 } else { secs.as_secs_f64() };
+        if let Err(why) = me.played(mover, mv, secs, !must_pass, timeout) {
+            return forfeit(game, mover, why);
+        }
+        if let Err(why) = other.played(mover, mv, secs, false, timeout) {
+            return forfeit(game, mover.other(), why);
+        }
+        let ply = Ply {
+            time: Some(secs),
+            ..Ply::bare(mv)
+        };
+        if game.play(ply).is_err() {
+            return forfeit(game, mover, format!("{} played an illegal move", me.name()));
+        }
+    }
+    Outcome {
+        black_minus_white: game.final_score(),
+        forfeit: None,
+        game,
+    }
+}
+
+/// Result of a match from engine A's side.
+#[derive(Clone, Debug, Default)]
+pub struct MatchResult {
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub discs: i64,
+    pub forfeits: Vec<String>,
+}
+
+impl MatchResult {
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
+    }
+    /// Elo difference and its 95 % interval (from the per-game score's standard error).
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let n = self.games().max(1) as f64;
+        let p = self.score();
+        let var =
+            (self.wins as f64 * (1.0 - p).powi(2) + self.draws as f64 * (0.5 - p).powi(2) + self.losses as f64 * p.powi(2)) / n;
+        let se = (var / n).sqrt();
+        let elo = |p: f64| -400.0 * (1.0 / p.clamp(0.001, 0.999) - 1.0).log10();
+        (elo(p), elo(p - 1.96 * se), elo(p + 1.96 * se))
+    }
+}
+
+/// How the games are played.
+pub struct MatchOptions {
+    /// The longest an engine may take for one answer.
+    pub timeout: Duration,
+    /// Each side's time for a whole game (None: the engines' own depth decides).
+    pub clock: Option<Duration>,
+    pub progress: bool,
+}
+
+/// Plays every opening twice; `ggf` receives each game as one line. Engines are command lines,
+/// optionally prefixed `gtp:` (the default) or `nboard:`.
+pub fn run(
+    engine_a: &str,
+    engine_b: &str,
+    openings: &[Vec<Square>],
+    opts: &MatchOptions,
+    ggf: &mut dyn Write,
+) -> Result<MatchResult, String> {
+    let mut result = MatchResult::default();
+    let total = openings.len() * 2;
+    for (i, opening) in openings.iter().enumerate() {
+        for a_black in [true, false] {
+            // Fresh processes per game: a crash in one game cannot spoil the next.
+            let mut a = spawn("A", engine_a)?;
+            let mut b = spawn("B", engine_b)?;
+            let (black, white) = if a_black { (&mut a, &mut b) } else { (&mut b, &mut a) };
+            let out = play_game(black.as_mut(), white.as_mut(), opening, opts.timeout, opts.clock);
+            let d = if a_black {
+                out.black_minus_white
+            } else {
+                -out.black_minus_white
+            };
+            match d.signum() {
+                1 => result.wins += 1,
+                0 => result.draws += 1,
+                _ => result.losses += 1,
+            }
+            result.discs += d as i64;
+            if let Some(f) = &out.forfeit {
+                result.forfeits.push(format!("game {}: {f}", result.games()));
+            }
+            let mut record = GgfGame::new(out.game);
+            record.place = Some("oxello match".into());
+            record.black_name = Some(if a_black { "A" } else { "B" }.into());
+            record.white_name = Some(if a_black { "B" } else { "A" }.into());
+            record.result = Some(GgfResult::Score {
+                black_minus_white: out.black_minus_white as f64,
+                end: if out.forfeit.is_some() {
+                    GameEnd::Resigned
+                } else {
+                    GameEnd::Normal
+                },
+            });
+            writeln!(ggf, "{}", record.write()).map_err(|e| format!("cannot write GGF: {e}"))?;
+            if opts.progress {
+                eprint!(
+                    "\rmatch: {}/{total} games (opening {}), A +{} ={} -{}   ",
+                    result.games(),
+                    i + 1,
+                    result.wins,
+                    result.draws,
+                    result.losses
+                );
+            }
+        }
+    }
+    if opts.progress {
+        eprintln!();
+    }
+    Ok(result)
+}

@@ -1,0 +1,81 @@
+//! An engine process: lines in through its stdin, lines out through a reader thread, so no
+//! read can block the runner past a deadline, whatever the engine does.
+
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct Process {
+    pub name: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Process {
+    /// Starts `command` (split on white space; no shell).
+    pub fn spawn(name: &str, command: &str) -> Result<Process, String> {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let (prog, args) = words.split_first().ok_or_else(|| format!("{name}: empty command"))?;
+        let mut child = Command::new(prog)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{name}: cannot start '{command}': {e}"))?;
+        let stdin = child.stdin.take().ok_or_else(|| format!("{name}: no stdin"))?;
+        let stdout = child.stdout.take().ok_or_else(|| format!("{name}: no stdout"))?;
+        let (tx, lines) = crossbeam_channel::unbounded();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(l) = line else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Process {
+            name: name.to_string(),
+            child,
+            stdin,
+            lines,
+        })
+    }
+
+    pub fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|_| format!("{} crashed", self.name))
+    }
+
+    /// The next output line (trimmed), or why none came before `deadline`; `waiting_for`
+    /// names the command in the error.
+    pub fn recv(&self, deadline: Instant, waiting_for: &str) -> Result<String, String> {
+        match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(l) => Ok(l.trim().to_string()),
+            Err(RecvTimeoutError::Timeout) => Err(format!("{} timed out on '{waiting_for}'", self.name)),
+            Err(RecvTimeoutError::Disconnected) => Err(format!("{} crashed", self.name)),
+        }
+    }
+
+    /// Lines already written or arriving within `wait`, up to a blank line (GTP's response end).
+    pub fn drain_response(&self, wait: Duration) {
+        while let Ok(l) = self.lines.recv_timeout(wait) {
+            if l.trim().is_empty() {
+                break;
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        std::thread::sleep(Duration::from_millis(20));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
