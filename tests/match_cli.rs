@@ -10,31 +10,38 @@ fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_oxello")
 }
 
-#[test]
-fn oxello_against_itself_over_gtp() {
-    let ggf = std::env::temp_dir().join(format!("oxello-match-{}.ggf", std::process::id()));
-    let a = format!("{} gtp --level 2", bin());
-    let b = format!("{} gtp --level 1", bin());
+/// Plays `count` openings (2 games each) between `a` and `b`; asserts a clean run (no forfeit)
+/// and that every game was written as a finished GGF game. Returns the GGF lines.
+fn clean_match(tag: &str, a: &str, b: &str, count: usize) -> Vec<String> {
+    let ggf = std::env::temp_dir().join(format!("oxello-match-{tag}-{}.ggf", std::process::id()));
     let g = ggf.to_str().expect("utf-8");
-    let (code, out, err) = run(&[
-        "match",
-        "--engine-a",
-        &a,
-        "--engine-b",
-        &b,
-        "--count",
-        "2",
-        "--ggf",
-        g,
-        "--json",
-    ]);
+    let n = count.to_string();
+    let (code, out, err) = run(&["match", "--engine-a", a, "--engine-b", b, "--count", &n, "--ggf", g, "--json"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("\"games\":4") && out.contains("\"forfeits\":0"), "{out}");
-    let games = std::fs::read_to_string(&ggf).expect("ggf written");
-    assert_eq!(games.lines().count(), 4);
-    for line in games.lines() {
+    assert!(
+        out.contains(&format!("\"games\":{}", 2 * count)) && out.contains("\"forfeits\":0"),
+        "{a} vs {b}: {out}"
+    );
+    let games: Vec<String> = std::fs::read_to_string(&ggf)
+        .expect("ggf written")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(games.len(), 2 * count);
+    for line in &games {
         assert!(oxello::ggf::GgfGame::parse(line).is_ok_and(|g| g.game.is_over()), "{line}");
     }
+    games
+}
+
+#[test]
+fn oxello_against_itself_over_gtp() {
+    clean_match(
+        "gtp",
+        &format!("{} gtp --level 2", bin()),
+        &format!("{} gtp --level 1", bin()),
+        2,
+    );
 }
 
 #[test]
@@ -75,29 +82,7 @@ fn oxello_against_grhino() {
         eprintln!("skipped: {rhino} not installed (apt-get install grhino)");
         return;
     }
-    let ggf = std::env::temp_dir().join(format!("oxello-match-rhino-{}.ggf", std::process::id()));
-    let g = ggf.to_str().expect("utf-8");
-    let a = format!("{} gtp --level 4", bin());
-    let b = format!("{rhino} --level 1");
-    let (code, out, err) = run(&[
-        "match",
-        "--engine-a",
-        &a,
-        "--engine-b",
-        &b,
-        "--count",
-        "1",
-        "--ggf",
-        g,
-        "--json",
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("\"games\":2") && out.contains("\"forfeits\":0"), "{out}");
-    let games = std::fs::read_to_string(&ggf).expect("ggf written");
-    assert_eq!(games.lines().count(), 2);
-    for line in games.lines() {
-        assert!(oxello::ggf::GgfGame::parse(line).is_ok_and(|g| g.game.is_over()), "{line}");
-    }
+    clean_match("rhino", &format!("{} gtp --level 4", bin()), &format!("{rhino} --level 1"), 1);
 }
 
 /// The runner drives NBoard engines as the GUI does, and mixes protocols in one match.
@@ -113,29 +98,7 @@ fn nboard_and_mixed_protocol_matches() {
             format!("gtp:{} gtp --level 1", bin()),
         ),
     ] {
-        let ggf = std::env::temp_dir().join(format!("oxello-match-nb-{}.ggf", std::process::id()));
-        let g = ggf.to_str().expect("utf-8");
-        let (code, out, err) = run(&[
-            "match",
-            "--engine-a",
-            &a,
-            "--engine-b",
-            &b,
-            "--count",
-            "1",
-            "--ggf",
-            g,
-            "--json",
-        ]);
-        assert_eq!(code, 0, "{err}");
-        assert!(
-            out.contains("\"games\":2") && out.contains("\"forfeits\":0"),
-            "{a} vs {b}: {out}"
-        );
-        let games = std::fs::read_to_string(&ggf).expect("ggf written");
-        for line in games.lines() {
-            assert!(oxello::ggf::GgfGame::parse(line).is_ok_and(|g| g.game.is_over()), "{line}");
-        }
+        clean_match("nb", &a, &b, 1);
     }
 }
 
