@@ -696,12 +696,8 @@ fn run_eval_match(
     json: bool,
     eval: &(dyn OrderingEval + Sync),
 ) -> ExitCode {
-    let text = match std::fs::read_to_string(openings) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("oxello: cannot read {}: {e}", openings.display());
-            return ExitCode::from(2);
-        }
+    let Some(text) = read_text(openings) else {
+        return ExitCode::from(2);
     };
     let lines = match matchplay::parse_openings(&text) {
         Ok(l) => l,
@@ -760,12 +756,8 @@ fn run_match(args: &MatchArgs) -> ExitCode {
         json,
     } = args;
     let (count, timeout, clock, json) = (*count, *timeout, *clock, *json);
-    let text = match std::fs::read_to_string(openings) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("oxello: cannot read {}: {e}", openings.display());
-            return ExitCode::from(2);
-        }
+    let Some(text) = read_text(openings) else {
+        return ExitCode::from(2);
     };
     let mut lines = Vec::new();
     for (i, l) in text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).enumerate() {
@@ -835,12 +827,8 @@ fn run_match(args: &MatchArgs) -> ExitCode {
 fn run_train(data: &[std::path::PathBuf], out: &std::path::Path, opts: &train::TrainOptions) -> ExitCode {
     let mut records = Vec::new();
     for file in data {
-        let text = match std::fs::read_to_string(file) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("oxello: cannot read {}: {e}", file.display());
-                return ExitCode::from(2);
-            }
+        let Some(text) = read_text(file) else {
+            return ExitCode::from(2);
         };
         let (r, errors) = oxello::eval::dataset::parse(&text);
         for (line, e) in errors.iter().take(10) {
@@ -935,12 +923,8 @@ fn run_solve(
     threads: usize,
     eval: Option<&dyn OrderingEval>,
 ) -> ExitCode {
-    let text = match std::fs::read_to_string(file) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("oxello: cannot read {}: {e}", file.display());
-            return ExitCode::from(2);
-        }
+    let Some(text) = read_text(file) else {
+        return ExitCode::from(2);
     };
     let opts = SolveOptions {
         mode: if wld { SolveMode::Wld } else { SolveMode::Exact },
@@ -959,4 +943,11 @@ fn run_solve(
             ExitCode::from(2)
         }
     }
+}
+
+/// A file's text, or None after telling stderr why it cannot be read.
+fn read_text(path: &std::path::Path) -> Option<String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| eprintln!("oxello: cannot read {}: {e}", path.display()))
+        .ok()
 }
