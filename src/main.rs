@@ -145,6 +145,10 @@ enum Command {
         /// Records also train the stages within this many empties of their own.
         #[arg(long, default_value_t = 6)]
         share: u32,
+        /// Start from the selected weights (embedded or `--params`) instead of zeros, so new
+        /// data refines what earlier rounds learned without their datasets.
+        #[arg(long)]
+        warm_start: bool,
     },
     /// Write balanced openings: random N-ply lines whose search score is within ±max discs.
     Openings {
@@ -327,11 +331,8 @@ fn load_eval(params: Option<&std::path::Path>, bootstrap: bool) -> Result<Box<dy
     if bootstrap {
         return Ok(Box::new(BootstrapEval));
     }
-    let e = match params {
-        Some(dir) => Evaluator::load(&dir.join("eval.bin")),
-        None => Evaluator::embedded(),
-    };
-    e.map(|e| Box::new(e) as Box<dyn OrderingEval + Send + Sync>)
+    Evaluator::load_or_embedded(params)
+        .map(|e| Box::new(e) as Box<dyn OrderingEval + Send + Sync>)
         .map_err(|e| e.to_string())
 }
 
@@ -483,17 +484,32 @@ fn main() -> ExitCode {
             l2,
             threads,
             share,
-        }) => run_train(
-            &data,
-            &out,
-            &train::TrainOptions {
-                epochs,
-                learning_rate: lr,
-                l2,
-                threads,
-                share,
-            },
-        ),
+            warm_start,
+        }) => {
+            let init = if warm_start {
+                match Evaluator::load_or_embedded(cli.params.as_deref()) {
+                    Ok(e) => Some(e),
+                    Err(e) => {
+                        eprintln!("oxello: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            } else {
+                None
+            };
+            run_train(
+                &data,
+                &out,
+                &train::TrainOptions {
+                    epochs,
+                    learning_rate: lr,
+                    l2,
+                    threads,
+                    share,
+                    init,
+                },
+            )
+        }
         Some(Command::Openings {
             count,
             plies,

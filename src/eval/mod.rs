@@ -107,6 +107,22 @@ impl Evaluator {
         Ok(Evaluator::from_weights(w))
     }
 
+    /// `DIR/eval.bin` when a params directory is given, else the embedded weights.
+    pub fn load_or_embedded(params: Option<&std::path::Path>) -> Result<Evaluator, EvalError> {
+        match params {
+            Some(dir) => Evaluator::load(&dir.join("eval.bin")),
+            None => Evaluator::embedded(),
+        }
+    }
+
+    /// Weights of stage `stage` in discs (training starts from them).
+    pub fn stage_weights(&self, stage: usize) -> Vec<f32> {
+        self.weights[stage * STAGE_WEIGHTS..][..STAGE_WEIGHTS]
+            .iter()
+            .map(|&w| w as f32 / SCALE as f32)
+            .collect()
+    }
+
     pub fn encode(&self) -> Vec<u8> {
         weights::encode(STAGES as u32, STAGE_WEIGHTS as u32, &self.weights)
     }

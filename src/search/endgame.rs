@@ -8,6 +8,7 @@
 
 use super::busy::BusyTable;
 use super::kernel::Kernel;
+use super::mpc;
 use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
 use crate::board::stability::stable_discs;
@@ -61,6 +62,14 @@ pub struct SolverConfig {
     pub etc_min: u32,
     /// Stability cutoff is tried when alpha is at least this high.
     pub stability_alpha_min: i32,
+    /// Selective passes (confidence %, ascending) run before the exact one when an ordering
+    /// evaluation is given and the root has at least `selective_root_min` empties: ProbCut
+    /// on a shallow evaluation search finds the likely score and fills the TT with good moves
+    /// cheaply, as Edax's iterated selectivity does. The final pass is always exact.
+    pub selective_passes: &'static [u32],
+    pub selective_root_min: u32,
+    /// ProbCut is tried in the selective passes at or above this many empties.
+    pub probcut_min: u32,
 }
 
 impl Default for SolverConfig {
@@ -74,6 +83,9 @@ impl Default for SolverConfig {
             busy_min: 10,
             etc_min: 12,
             stability_alpha_min: 0,
+            selective_passes: &[73, 87, 95, 98],
+            selective_root_min: 22,
+            probcut_min: 14,
         }
     }
 }
@@ -90,6 +102,9 @@ pub(crate) struct Ctx<'a> {
     pub cfg: SolverConfig,
     /// Shared "being searched" marks when several threads solve together.
     pub busy: Option<&'a BusyTable>,
+    /// Confidence of this pass (`EXACT` = no forward pruning) and its cut threshold t.
+    pub selectivity: u32,
+    pub cut_t: f64,
 }
 
 impl Ctx<'_> {
@@ -270,6 +285,24 @@ macro_rules! endgame_impl {
             best
         }
 
+        /// ProbCut of a selective pass: a shallow evaluation search predicts the exact score
+        /// v ≈ v′ + e, e ~ N(0, σ²); when v′ clears the bound by t·σ, cut.
+        $(#[$attr])*
+        fn probcut(ctx: &Ctx, p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
+            let e = ctx.eval?;
+            let (depth, sigma) = probcut_check(n);
+            let margin = (ctx.cut_t * sigma).round() as i32;
+            let hi = alpha + 1 + margin;
+            if hi <= 64 && eval_ab(e, p, o, hi - 1, hi, depth) >= hi {
+                return Some(alpha + 1);
+            }
+            let lo = alpha - margin;
+            if lo >= -64 && eval_ab(e, p, o, lo, lo + 1, depth) <= lo {
+                return Some(alpha);
+            }
+            None
+        }
+
         /// Negamax to `depth` plies on corner-weighted mobility difference: a cheap stand-in
         /// for an evaluation when none is given.
         $(#[$attr])*
@@ -336,7 +369,7 @@ macro_rules! endgame_impl {
                 let child = Board::new(o ^ f, p ^ f ^ (1u64 << sq));
                 if let Some(h) = ctx.tt.probe(&child)
                     && h.depth == n - 1
-                    && h.selectivity == EXACT
+                    && h.selectivity >= ctx.selectivity
                     && -h.upper > alpha
                 {
                     return Some(-h.upper);
@@ -370,7 +403,7 @@ macro_rules! endgame_impl {
             let use_tt = n >= ctx.cfg.tt_min;
             let mut tt_move = None;
             if use_tt && let Some(h) = ctx.tt.probe(&board) {
-                if h.depth == n && h.selectivity == EXACT {
+                if h.depth == n && h.selectivity >= ctx.selectivity {
                     if h.lower > alpha {
                         return h.lower;
                     }
@@ -379,6 +412,12 @@ macro_rules! endgame_impl {
                     }
                 }
                 tt_move = h.best;
+            }
+            if ctx.selectivity < EXACT
+                && n >= ctx.cfg.probcut_min
+                && let Some(s) = probcut(ctx, p, o, alpha, n)
+            {
+                return s;
             }
             // Parallel search: mark the node before its costly part (ETC, ordering) so another
             // thread meeting it as a younger brother puts it off.
@@ -439,7 +478,7 @@ macro_rules! endgame_impl {
             if n >= ctx.cfg.tt_min {
                 ctx.tt.store(
                     &Board::new(p, o),
-                    Store { depth: n, selectivity: EXACT, alpha, beta: alpha + 1, score: best, best: best_move },
+                    Store { depth: n, selectivity: ctx.selectivity, alpha, beta: alpha + 1, score: best, best: best_move },
                 );
             }
             best
@@ -504,7 +543,7 @@ macro_rules! endgame_impl {
             }
             ctx.tt.store(
                 &board,
-                Store { depth: n, selectivity: EXACT, alpha: alpha0, beta, score: best, best: best_move },
+                Store { depth: n, selectivity: ctx.selectivity, alpha: alpha0, beta, score: best, best: best_move },
             );
             best
         }
@@ -527,7 +566,9 @@ macro_rules! endgame_impl {
             let mut g = guess;
             while hi - lo > 2 && n > ctx.cfg.shallow_max {
                 g = g.clamp(lo + 1, hi - 1);
-                let t = if g % 2 == 0 { g - 1 } else { g };
+                // Odd probes suit the even exact scores; never at `lo`, which could not narrow
+                // the window (selective passes return scores of either parity).
+                let t = if g % 2 == 0 { g - 1 } else { g }.max(lo + 1);
                 let s = nws_mid(ctx, b.player, b.opponent, t, n);
                 if ctx.aborted {
                     return s;
@@ -547,6 +588,15 @@ macro_rules! endgame_impl {
 
 /// Selectivity value recorded for exact results (no forward pruning).
 pub const EXACT: u32 = 100;
+
+/// Check depth and σ (discs) of the endgame ProbCut at `n` empties. σ follows the
+/// exact-from-d′ fits of `params/mpc.txt` (4.7 discs from 2 plies, 4.0 from 4 at 13–20
+/// empties), widened a little further from the end.
+fn probcut_check(n: u32) -> (u32, f64) {
+    let depth = if n >= 20 { 4 } else { 2 };
+    let base = if depth >= 4 { 4.0 } else { 4.7 };
+    (depth, base + 0.1 * n.saturating_sub(20) as f64)
+}
 
 mod portable {
     endgame_impl!();
@@ -616,6 +666,8 @@ impl Solver {
             eval: None,
             cfg: self.config,
             busy,
+            selectivity: EXACT,
+            cut_t: 0.0,
         };
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
         let score = match self.kernel {
@@ -669,15 +721,20 @@ impl Solver {
             eval: params.eval,
             cfg: self.config,
             busy,
+            selectivity: EXACT,
+            cut_t: 0.0,
         };
         let mut pv = Vec::new();
-        let guess = params.guess;
-        // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
-        let score = match self.kernel {
-            Kernel::Portable => unsafe { portable::root(&mut ctx, *b, alpha, beta, guess, &mut pv) },
-            #[cfg(target_arch = "x86_64")]
-            Kernel::X86V3 => unsafe { x86v3::root(&mut ctx, *b, alpha, beta, guess, &mut pv) },
-        };
+        let mut guess = params.guess;
+        if params.eval.is_some() && b.empty_count() >= self.config.selective_root_min {
+            for &percent in self.config.selective_passes {
+                let Some(t) = mpc::threshold(percent) else { continue };
+                (ctx.selectivity, ctx.cut_t) = (percent, t);
+                guess = self.root_pass(&mut ctx, b, alpha, beta, guess, &mut pv);
+            }
+            (ctx.selectivity, ctx.cut_t) = (EXACT, 0.0);
+        }
+        let score = self.root_pass(&mut ctx, b, alpha, beta, guess, &mut pv);
         let score = match params.mode {
             SolveMode::Exact => score,
             SolveMode::Wld => score.signum(),
@@ -688,6 +745,18 @@ impl Solver {
             pv,
             nodes: ctx.nodes,
             aborted: ctx.aborted,
+        }
+    }
+}
+
+impl Solver {
+    /// One pass of the root search at the selectivity set in `ctx`.
+    fn root_pass(&self, ctx: &mut Ctx, b: &Board, alpha: i32, beta: i32, guess: i32, pv: &mut Vec<Square>) -> i32 {
+        // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
+        match self.kernel {
+            Kernel::Portable => unsafe { portable::root(ctx, *b, alpha, beta, guess, pv) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::X86V3 => unsafe { x86v3::root(ctx, *b, alpha, beta, guess, pv) },
         }
     }
 }
@@ -788,6 +857,33 @@ mod tests {
             let r = two.solve(&b, SolveMode::Exact, Some(&Mobility), &stop);
             assert_eq!(r.score, expected, "{b:?}");
             assert!(!r.aborted);
+        }
+    }
+
+    /// Selective ProbCut passes before the exact one (here from 14 empties, cutting from 10,
+    /// with a crude evaluation that mispredicts often) change the work, never the exact or
+    /// WLD result.
+    #[test]
+    fn selective_passes_keep_the_solve_exact() {
+        struct Corners;
+        impl OrderingEval for Corners {
+            fn evaluate(&self, b: &Board) -> i32 {
+                let c = 0x8100_0000_0000_0081u64;
+                4 * ((b.player & c).count_ones() as i32 - (b.opponent & c).count_ones() as i32)
+            }
+        }
+        let stop = AtomicBool::new(false);
+        let mut seed = 4242u64;
+        for game in 0..12 {
+            let b = random_endgame(&mut seed, 14 + game % 3);
+            let expected = Solver::new(8).solve(&b, SolveMode::Exact, None, &stop).score;
+            let mut selective = Solver::new(8);
+            selective.config.selective_root_min = 14;
+            selective.config.probcut_min = 10;
+            let r = selective.solve(&b, SolveMode::Exact, Some(&Corners), &stop);
+            assert_eq!(r.score, expected, "{b:?}");
+            let w = selective.solve(&b, SolveMode::Wld, Some(&Corners), &stop);
+            assert_eq!(w.score, expected.signum(), "{b:?}");
         }
     }
 

@@ -16,6 +16,8 @@ pub struct TrainOptions {
     pub threads: usize,
     /// A training record also trains stages within this many empties of its own.
     pub share: u32,
+    /// Weights to start from (warm start); zeros when None.
+    pub init: Option<Evaluator>,
 }
 
 /// Held-out mean absolute error (discs) per stage, with sample counts.
@@ -55,7 +57,10 @@ fn mae(w: &[f32], samples: &[Sample]) -> f64 {
 
 /// Trains one stage; returns its weights (discs) and report.
 fn train_stage(stage: usize, train: &[Sample], hold: &[Sample], opts: &TrainOptions) -> (Vec<f32>, StageReport) {
-    let mut w = vec![0f32; STAGE_WEIGHTS];
+    let mut w = opts
+        .init
+        .as_ref()
+        .map_or_else(|| vec![0f32; STAGE_WEIGHTS], |e| e.stage_weights(stage));
     let mut m = vec![0f32; STAGE_WEIGHTS];
     let mut v = vec![0f32; STAGE_WEIGHTS];
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -229,6 +234,7 @@ mod tests {
             l2: 0.0,
             threads: 2,
             share: 0,
+            init: None,
         };
         let (e, reports) = train(&data, &opts, false);
         let rep = reports.iter().find(|r| r.holdout > 0).expect("a stage with held-out data");
