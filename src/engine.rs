@@ -5,6 +5,7 @@
 //! (`protocol::io`); this thread owns the game, the searcher and stdout, and handles commands
 //! strictly in order. Searches never print: they report `ThinkInfo`, the session formats it.
 
+pub mod book;
 pub mod gtp;
 pub mod nboard;
 pub mod searcher;
@@ -140,10 +141,11 @@ pub fn serve<S: Session>(session: &mut S, rx: &Receiver<Message<S::Item>>, stop:
 }
 
 /// Engine-wide settings from the command line.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct EngineOptions {
     /// Default midgame depth until the GUI sets one.
     pub depth: u32,
+    pub book: book::EngineBook,
 }
 
 /// Speaks `kind` (or the protocol the first line reveals) on `input`/`out` until quit or EOF.
@@ -236,7 +238,10 @@ mod tests {
             input,
             Output::new(Box::new(sink.clone())),
             thinker,
-            EngineOptions { depth: 4 },
+            EngineOptions {
+                depth: 4,
+                book: book::EngineBook::default(),
+            },
         );
         let bytes = sink.0.lock().clone();
         String::from_utf8_lossy(&bytes).into_owned()

@@ -1,6 +1,7 @@
 //! oxello: an Othello engine. The library holds everything; `main.rs` is the command line.
 
 pub mod board;
+pub mod book;
 pub mod engine;
 pub mod eval;
 pub mod game;

@@ -3,6 +3,8 @@
 use clap::{Parser, Subcommand};
 use oxello::board::notation::{parse_position, play_transcript, render};
 use oxello::board::{Board, Position};
+use oxello::book::Book;
+use oxello::engine::book::EngineBook;
 use oxello::engine::searcher::SearchThinker;
 use oxello::engine::terminal::Terminal;
 use oxello::engine::{self, EngineOptions};
@@ -36,6 +38,13 @@ struct Cli {
     /// Use the hand-written bootstrap evaluation instead of the trained weights.
     #[arg(long, global = true)]
     bootstrap_eval: bool,
+    /// Opening book file replacing the embedded one; NBoard `learn` saves into it (a missing
+    /// file starts empty and is created by the first `learn`).
+    #[arg(long, global = true, value_name = "FILE")]
+    book: Option<std::path::PathBuf>,
+    /// Start with an empty book (games learned in the session still go into it).
+    #[arg(long, global = true, conflicts_with = "book")]
+    no_book: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -194,6 +203,11 @@ enum Command {
     },
     /// Match two engines (GTP or NBoard command lines) over an openings file, colours swapped.
     Match(MatchArgs),
+    /// Build or inspect an opening book.
+    Book {
+        #[command(subcommand)]
+        action: BookAction,
+    },
     /// Generate training games (resumable; appends to OUT).
     Selfplay {
         #[arg(long, default_value = "data/selfplay.txt")]
@@ -215,6 +229,42 @@ enum Command {
         threads: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum BookAction {
+    /// Build a book from the start position by our own searches: every move of an expanded
+    /// position is searched, moves within --window discs of the best are expanded, up to
+    /// --plies; the values are then negamaxed.
+    Build {
+        #[arg(long, default_value = "book/book.txt")]
+        out: std::path::PathBuf,
+        #[arg(long, default_value_t = 8)]
+        plies: u32,
+        /// Midgame search depth of the valuations.
+        #[arg(long, default_value_t = 10)]
+        depth: u32,
+        /// Multi-ProbCut confidence in percent (100 = exact alpha-beta).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100))]
+        selectivity: u32,
+        /// Expand moves at most this many discs below the best.
+        #[arg(long, default_value_t = 2)]
+        window: i32,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 64)]
+        hash: usize,
+    },
+    /// Print the book moves of a position with their values, best first (the book is the
+    /// embedded one unless --book FILE).
+    Show {
+        /// The position: "<64 squares> <X|O>" (default: the start position).
+        #[arg(long, allow_hyphen_values = true)]
+        board: Option<String>,
+        /// Moves played from that position first, e.g. f5d6c3.
+        #[arg(long)]
+        moves: Option<String>,
     },
 }
 
@@ -345,7 +395,7 @@ fn load_mpc(params: Option<&std::path::Path>) -> Result<MpcTable, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
     let level = match cli.verbose {
         0 => log::LevelFilter::Warn,
         1 => log::LevelFilter::Info,
@@ -363,7 +413,7 @@ fn main() -> ExitCode {
         }
     };
     let eval: &(dyn OrderingEval + Sync) = eval.as_ref();
-    match cli.command {
+    match cli.command.take() {
         Some(Command::Perft {
             depth,
             pass_policy,
@@ -555,25 +605,132 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Book {
+            action:
+                BookAction::Build {
+                    out,
+                    plies,
+                    depth,
+                    selectivity,
+                    window,
+                    threads,
+                    hash,
+                },
+        }) => {
+            let opts = oxello::book::BuildOptions { plies, window };
+            let valuer = oxello::book::SearchValuer {
+                searcher: oxello::search::midgame::Searcher::new(hash),
+                eval,
+                depth,
+                pruning: Pruning::from_percent(selectivity),
+                threads: threads.max(1),
+            };
+            run_book_build(&out, &opts, valuer)
+        }
+        Some(Command::Book {
+            action: BookAction::Show { board, moves },
+        }) => match load_book(cli.book.as_deref(), cli.no_book) {
+            Ok(b) => run_book_show(&b.book, board.as_deref(), moves.as_deref()),
+            Err(e) => {
+                eprintln!("oxello: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::FitMpc(args)) => run_fit_mpc(&args, eval),
-        Some(Command::Nboard(args)) => run_protocol(Some(ProtocolKind::Nboard), &args, cli.params.as_deref(), cli.bootstrap_eval),
-        Some(Command::Gtp(args)) => run_protocol(Some(ProtocolKind::Gtp), &args, cli.params.as_deref(), cli.bootstrap_eval),
-        Some(Command::Play(args)) => run_play(&args, cli.params.as_deref(), cli.bootstrap_eval),
-        None if std::io::stdin().is_terminal() => run_play(&ProtocolArgs::default(), cli.params.as_deref(), cli.bootstrap_eval),
-        None => run_protocol(None, &ProtocolArgs::default(), cli.params.as_deref(), cli.bootstrap_eval),
+        Some(Command::Nboard(args)) => run_protocol(Some(ProtocolKind::Nboard), &args, &cli),
+        Some(Command::Gtp(args)) => run_protocol(Some(ProtocolKind::Gtp), &args, &cli),
+        Some(Command::Play(args)) => run_play(&args, &cli),
+        None if std::io::stdin().is_terminal() => run_play(&ProtocolArgs::default(), &cli),
+        None => run_protocol(None, &ProtocolArgs::default(), &cli),
     }
 }
 
+/// The engines' book: empty with --no-book, the file of --book (empty when it does not exist
+/// yet), else the embedded one.
+fn load_book(file: Option<&std::path::Path>, no_book: bool) -> Result<EngineBook, String> {
+    if no_book {
+        return Ok(EngineBook::default());
+    }
+    let Some(path) = file else {
+        let book = Book::embedded().map_err(|e| e.to_string())?;
+        return Ok(EngineBook { book, file: None });
+    };
+    let book = if path.exists() {
+        Book::load(path).map_err(|e| e.to_string())?
+    } else {
+        log::warn!("book {} does not exist yet: starting empty", path.display());
+        Book::new()
+    };
+    Ok(EngineBook {
+        book,
+        file: Some(path.to_path_buf()),
+    })
+}
+
+fn run_book_build(out: &std::path::Path, opts: &oxello::book::BuildOptions, mut valuer: oxello::book::SearchValuer) -> ExitCode {
+    let t0 = Instant::now();
+    let mut shown = 0;
+    let book = oxello::book::build(&Board::START, opts, &mut valuer, &mut |n| {
+        if n >= shown + 100 {
+            shown = n;
+            eprintln!("book build: {n} positions, {:.0} s", t0.elapsed().as_secs_f64());
+        }
+    });
+    if let Err(e) = book.save(out) {
+        eprintln!("oxello: {e}");
+        return ExitCode::from(2);
+    }
+    println!(
+        "{} positions written to {} in {:.1} s",
+        book.len(),
+        out.display(),
+        t0.elapsed().as_secs_f64()
+    );
+    ExitCode::SUCCESS
+}
+
+fn run_book_show(book: &Book, board: Option<&str>, moves: Option<&str>) -> ExitCode {
+    let Some(start) = board_option(board) else {
+        return ExitCode::from(2);
+    };
+    let pos = match moves.map(|m| play_transcript(start, m)) {
+        None => start,
+        Some(Ok(line)) => *line.last().unwrap_or(&start),
+        Some(Err(e)) => {
+            eprintln!("oxello: bad --moves: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    print!("{}", render(&pos));
+    let list = book.moves(&pos.board);
+    match book.probe(&pos.board) {
+        None => println!("not in book ({} positions)", book.len()),
+        Some(e) => println!("in book: value {:+} for the side to move, depth {}", e.value, e.depth),
+    }
+    for m in list {
+        let line: Vec<String> = book.line(&pos.board, m.mv).iter().map(|s| s.to_string()).collect();
+        let kind = if m.in_book { "book" } else { "best deviation" };
+        println!(
+            "{:<4} {:+4}  {:<8} {kind:<15} {}",
+            m.mv.to_string(),
+            m.value,
+            m.depth.to_string(),
+            line.join(" ")
+        );
+    }
+    ExitCode::SUCCESS
+}
+
 /// The search behind the protocols and the terminal game.
-fn thinker(args: &ProtocolArgs, params: Option<&std::path::Path>, bootstrap: bool) -> Result<SearchThinker, String> {
-    let eval = load_eval(params, bootstrap)?;
+fn thinker(args: &ProtocolArgs, cli: &Cli) -> Result<SearchThinker, String> {
+    let eval = load_eval(cli.params.as_deref(), cli.bootstrap_eval)?;
     let levels = Levels::embedded().map_err(|e| e.to_string())?;
     Ok(SearchThinker::new(args.hash, eval, levels, args.threads.max(1)))
 }
 
 /// The interactive terminal game.
-fn run_play(args: &ProtocolArgs, params: Option<&std::path::Path>, bootstrap: bool) -> ExitCode {
-    let mut thinker = match thinker(args, params, bootstrap) {
+fn run_play(args: &ProtocolArgs, cli: &Cli) -> ExitCode {
+    let (mut thinker, book) = match thinker(args, cli).and_then(|t| Ok((t, load_book(cli.book.as_deref(), cli.no_book)?))) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("oxello: {e}");
@@ -582,7 +739,10 @@ fn run_play(args: &ProtocolArgs, params: Option<&std::path::Path>, bootstrap: bo
     };
     let mut input = std::io::stdin().lock();
     let mut out = std::io::stdout().lock();
-    match Terminal::new(&mut thinker, args.level).run(&mut input, &mut out) {
+    match Terminal::new(&mut thinker, args.level)
+        .with_book(book)
+        .run(&mut input, &mut out)
+    {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("oxello: {e}");
@@ -592,9 +752,9 @@ fn run_play(args: &ProtocolArgs, params: Option<&std::path::Path>, bootstrap: bo
 }
 
 /// Serves a protocol on stdin/stdout until quit or EOF.
-fn run_protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, params: Option<&std::path::Path>, bootstrap: bool) -> ExitCode {
-    let thinker = match thinker(args, params, bootstrap) {
-        Ok(t) => Box::new(t),
+fn run_protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, cli: &Cli) -> ExitCode {
+    let (thinker, book) = match thinker(args, cli).and_then(|t| Ok((Box::new(t), load_book(cli.book.as_deref(), cli.no_book)?))) {
+        Ok(t) => t,
         Err(e) => {
             eprintln!("oxello: {e}");
             return ExitCode::from(2);
@@ -602,7 +762,7 @@ fn run_protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, params: Option<
     };
     let input = std::io::BufReader::new(std::io::stdin());
     let out = Output::new(Box::new(std::io::stdout()));
-    engine::run(kind, input, out, thinker, EngineOptions { depth: args.level });
+    engine::run(kind, input, out, thinker, EngineOptions { depth: args.level, book });
     ExitCode::SUCCESS
 }
 

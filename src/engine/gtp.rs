@@ -51,6 +51,7 @@ pub struct GtpSession {
     /// Ply count before each `play`/`genmove`, so `undo` also takes back an implicit pass.
     history: Vec<usize>,
     thinker: Box<dyn Think>,
+    book: super::book::EngineBook,
 }
 
 type Answer = Result<String, String>;
@@ -63,6 +64,7 @@ impl GtpSession {
             time: TimeControl::default(),
             history: Vec::new(),
             thinker,
+            book: opts.book,
         }
     }
 
@@ -109,6 +111,8 @@ impl GtpSession {
         let position = self.game.position();
         let mv = if position.board.moves() == 0 {
             Square::Pass
+        } else if let Some(choice) = self.book.choose(&position) {
+            choice.mv
         } else {
             let time = self.time.budget(position.to_move, position.board.empty_count());
             let req = ThinkRequest {

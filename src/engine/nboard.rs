@@ -1,5 +1,6 @@
 //! The NBoard session: game state and the handling of each command (PROTOCOLS.md §1).
 
+use super::book::EngineBook;
 use super::{EngineOptions, Flow, Session, Think, ThinkInfo, ThinkRequest, move_budget, think_position};
 use crate::board::Color;
 use crate::game::{Game, Ply};
@@ -24,6 +25,7 @@ pub struct NboardSession {
     /// Centidiscs from Black's point of view.
     contempt: i32,
     thinker: Box<dyn Think>,
+    book: EngineBook,
 }
 
 impl NboardSession {
@@ -33,6 +35,7 @@ impl NboardSession {
             depth: opts.depth,
             contempt: 0,
             thinker,
+            book: opts.book,
         }
     }
 
@@ -62,18 +65,7 @@ impl NboardSession {
 
     /// Streams every reported line as a `search` hint, then the node count.
     fn think(&mut self, req: &ThinkRequest, stop: &AtomicBool, out: &mut Output) -> Option<super::ThinkResult> {
-        let mut report = |info: ThinkInfo| {
-            out.line(
-                &Reply::Hint {
-                    book: false,
-                    pv: info.pv,
-                    eval: info.score,
-                    games: 0,
-                    depth: info.depth,
-                }
-                .to_string(),
-            );
-        };
+        let mut report = |info: ThinkInfo| out.line(&hint_line(false, info));
         let r = think_position(self.thinker.as_mut(), req, stop, &mut report)?;
         out.line(
             &Reply::NodeStats {
@@ -95,6 +87,15 @@ impl NboardSession {
         // A forced pass needs no thought; the GUI still asks (PROTOCOLS.md §1.7).
         if pos.board.moves() == 0 {
             out.line(&Reply::Move(Ply::bare(crate::board::Square::Pass)).to_string());
+            return;
+        }
+        if let Some(choice) = self.book.choose(&pos) {
+            let ply = Ply {
+                mv: choice.mv,
+                eval: Some(choice.value),
+                time: Some(t0.elapsed().as_secs_f64()),
+            };
+            out.line(&Reply::Move(ply).to_string());
             return;
         }
         let req = self.request(1, true);
@@ -136,6 +137,18 @@ impl NboardSession {
     }
 }
 
+/// A `search` or `book` hint line (the number of games is not tracked: 0).
+fn hint_line(book: bool, info: ThinkInfo) -> String {
+    Reply::Hint {
+        book,
+        pv: info.pv,
+        eval: info.score,
+        games: 0,
+        depth: info.depth,
+    }
+    .to_string()
+}
+
 impl Session for NboardSession {
     type Item = Item;
 
@@ -158,6 +171,10 @@ impl Session for NboardSession {
                 }
             }
             Command::Hint(n) => {
+                // Book moves first, as `book` lines; the search then goes on as usual.
+                for info in self.book.hints(&self.game.position()) {
+                    out.line(&hint_line(true, info));
+                }
                 let req = self.request(n as usize, false);
                 if self.think(&req, stop, out).is_none() {
                     out.line(&Reply::Status("game over: nothing to analyse".into()).to_string());
@@ -165,7 +182,13 @@ impl Session for NboardSession {
             }
             Command::Go => self.go(stop, out),
             Command::Ping(n) => out.line(&Reply::Pong(n).to_string()),
-            Command::Learn => out.line(&Reply::Status("no opening book yet: game not learned".into()).to_string()),
+            Command::Learn => match self.book.learn(&self.game, self.thinker.as_mut(), self.depth) {
+                Ok(added) => {
+                    log::info!("learned {added} new book positions");
+                    out.line(&Reply::Learned.to_string());
+                }
+                Err(e) => out.line(&Reply::Status(e).to_string()),
+            },
             Command::Analyze => self.analyze(stop, out),
             Command::Quit => return Flow::Quit,
             Command::Ignored(word) => log::debug!("ignored command '{word}'"),

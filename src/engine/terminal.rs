@@ -1,5 +1,6 @@
 //! Terminal play (`oxello play`): a person against the engine, one command per line.
 
+use super::book::EngineBook;
 use super::{Think, ThinkRequest, move_budget, think_position};
 use crate::board::notation::{Square, render};
 use crate::board::{Color, Position};
@@ -18,6 +19,7 @@ pub struct Terminal<'a> {
     level: u32,
     engine: Color,
     engine_clock: Option<Duration>,
+    book: EngineBook,
 }
 
 impl<'a> Terminal<'a> {
@@ -28,7 +30,13 @@ impl<'a> Terminal<'a> {
             level,
             engine: Color::White,
             engine_clock: None,
+            book: EngineBook::default(),
         }
+    }
+
+    /// Plays book moves while the position is in `book`.
+    pub fn with_book(self, book: EngineBook) -> Terminal<'a> {
+        Terminal { book, ..self }
     }
 
     fn show(&self, out: &mut dyn Write) -> std::io::Result<()> {
@@ -63,6 +71,14 @@ impl<'a> Terminal<'a> {
         let stop = AtomicBool::new(false);
         while !self.game.is_over() && self.game.position().to_move == self.engine {
             let pos = self.game.position();
+            if let Some(choice) = self.book.choose(&pos) {
+                writeln!(out, "oxello plays {} ({:+.2}, book)", choice.mv, choice.value)?;
+                if self.game.play(Ply::bare(choice.mv)).is_err() {
+                    writeln!(out, "internal error: the book move {} was refused", choice.mv)?;
+                    break;
+                }
+                continue;
+            }
             let req = ThinkRequest {
                 position: pos,
                 depth: self.level,
@@ -108,6 +124,17 @@ impl<'a> Terminal<'a> {
     fn hint(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
         let stop = AtomicBool::new(false);
         let pos = self.game.position();
+        for i in self.book.hints(&pos) {
+            let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+            writeln!(
+                out,
+                "  {:<4} {:+6.2}  book {}  {}",
+                pv.first().cloned().unwrap_or_default(),
+                i.score,
+                i.depth,
+                pv.join(" ")
+            )?;
+        }
         let moves = pos.board.moves().count_ones().max(1) as usize;
         let req = ThinkRequest {
             position: pos,

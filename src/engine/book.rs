@@ -1,0 +1,110 @@
+//! The opening book as the engines use it: probed before thinking, grown by NBoard `learn`.
+
+use super::{Think, ThinkInfo, ThinkRequest, think_position};
+use crate::board::{Board, Color, Position, Square};
+use crate::book::{Book, Searched, Valuer};
+use crate::game::Game;
+use crate::protocol::SearchDepth;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+/// The engine's book and where learned games are saved (None: in memory only, as for the
+/// embedded book, which is never written).
+#[derive(Clone, Default, Debug)]
+pub struct EngineBook {
+    pub book: Book,
+    pub file: Option<PathBuf>,
+}
+
+/// A book move chosen for `go`/`genmove`.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct BookChoice {
+    pub mv: Square,
+    /// Side to move's view, in discs.
+    pub value: f64,
+}
+
+impl EngineBook {
+    /// The best move of a position with at least one book move (the deviation included when
+    /// it is better); None out of book, at a book leaf (our own search is then at least as
+    /// deep) and when a pass is forced.
+    pub fn choose(&self, pos: &Position) -> Option<BookChoice> {
+        let moves = self.book.moves(&pos.board);
+        if !moves.iter().any(|m| m.in_book) || pos.board.moves() == 0 {
+            return None;
+        }
+        moves.first().map(|m| BookChoice {
+            mv: m.mv,
+            value: f64::from(m.value),
+        })
+    }
+
+    /// One hint per move into the book, best first, with the book line as its PV.
+    pub fn hints(&self, pos: &Position) -> Vec<ThinkInfo> {
+        let b = pos.board;
+        self.book
+            .moves(&b)
+            .into_iter()
+            .filter(|m| m.in_book)
+            .map(|m| ThinkInfo {
+                pv: self.book.line(&b, m.mv),
+                score: f64::from(m.value),
+                depth: m.depth,
+                nodes: 0,
+                seconds: 0.0,
+            })
+            .collect()
+    }
+
+    /// Adds a game from the start position, valuing new positions with `thinker` at `level`,
+    /// and saves the book to its file if it has one. Returns the number of new positions.
+    pub fn learn(&mut self, game: &Game, thinker: &mut dyn Think, level: u32) -> Result<usize, String> {
+        if game.start() != Position::start() {
+            return Err("game not learned: it does not start from the initial position".into());
+        }
+        let line: Vec<Board> = game.positions().iter().map(|p| p.board).collect();
+        let mut valuer = ThinkValuer { thinker, level };
+        let added = self.book.learn(&line, &mut valuer);
+        if let Some(file) = &self.file {
+            self.book
+                .save(file)
+                .map_err(|e| format!("game learned but the book was not saved: {e}"))?;
+        }
+        Ok(added)
+    }
+}
+
+/// Book values from the engine's own search at a level.
+struct ThinkValuer<'a> {
+    thinker: &'a mut dyn Think,
+    level: u32,
+}
+
+impl Valuer for ThinkValuer<'_> {
+    fn search(&mut self, board: &Board) -> Searched {
+        let req = ThinkRequest {
+            position: Position {
+                board: *board,
+                to_move: Color::Black,
+            },
+            depth: self.level,
+            time: None,
+            moves: 1,
+            draw_value: 0.0,
+        };
+        // Never stopped: a search cut short would store a wrong value for good.
+        let stop = AtomicBool::new(false);
+        match think_position(self.thinker, &req, &stop, &mut |_| {}) {
+            Some(r) => Searched {
+                best: r.best,
+                value: r.score.round().clamp(-64.0, 64.0) as i32,
+                depth: r.depth,
+            },
+            None => Searched {
+                best: Square::Pass,
+                value: board.final_score(),
+                depth: SearchDepth::Exact,
+            },
+        }
+    }
+}
