@@ -689,17 +689,23 @@ fn run_book_build(out: &std::path::Path, opts: &oxello::book::BuildOptions, mut 
     ExitCode::SUCCESS
 }
 
-fn run_book_show(book: &Book, board: Option<&str>, moves: Option<&str>) -> ExitCode {
-    let Some(start) = board_option(board) else {
-        return ExitCode::from(2);
-    };
-    let pos = match moves.map(|m| play_transcript(start, m)) {
-        None => start,
-        Some(Ok(line)) => *line.last().unwrap_or(&start),
+/// The position of `--board` (default: the start) after the `--moves` transcript, if any;
+/// None after printing the error.
+fn position_option(board: Option<&str>, moves: Option<&str>) -> Option<Position> {
+    let start = board_option(board)?;
+    match moves.map(|m| play_transcript(start, m)) {
+        None => Some(start),
+        Some(Ok(line)) => Some(*line.last().unwrap_or(&start)),
         Some(Err(e)) => {
             eprintln!("oxello: bad --moves: {e}");
-            return ExitCode::from(2);
+            None
         }
+    }
+}
+
+fn run_book_show(book: &Book, board: Option<&str>, moves: Option<&str>) -> ExitCode {
+    let Some(pos) = position_option(board, moves) else {
+        return ExitCode::from(2);
     };
     print!("{}", render(&pos));
     let list = book.moves(&pos.board);
@@ -819,16 +825,8 @@ fn run_analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode
         *hash,
         *selectivity,
     );
-    let Some(start) = board_option(board) else {
+    let Some(pos) = position_option(board, moves) else {
         return ExitCode::from(2);
-    };
-    let pos = match moves.map(|m| play_transcript(start, m)) {
-        None => start,
-        Some(Ok(line)) => *line.last().unwrap_or(&start),
-        Some(Err(e)) => {
-            eprintln!("oxello: bad --moves: {e}");
-            return ExitCode::from(2);
-        }
     };
     let depth = match depth {
         Some(d) => AnalyzeDepth {
