@@ -21,7 +21,7 @@ use oxello::search::request::Driver;
 use oxello::search::request::Pruning;
 use oxello::tools::analyze::{self, AnalyzeDepth};
 use oxello::tools::solve::{self, SolveOptions};
-use oxello::tools::{bench, enginematch, evalmae, fitmpc, matchplay, probcut_report, train};
+use oxello::tools::{bench, enginematch, evalmae, fitendcut, fitmpc, matchplay, probcut_report, train};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -107,6 +107,8 @@ enum Command {
     },
     /// Fit the Multi-ProbCut parameters on self-play positions and draw the v'-v plots.
     FitMpc(FitMpcArgs),
+    /// Fit the endgame ProbCut model (exact score from a 2/4-ply evaluation search) per empties count.
+    FitEndcut(FitEndcutArgs),
     /// Reproduce Buro's ProbCut tables (Table 2: node savings; Table 1: tournament).
     ProbcutReport {
         /// Only this table (default: both).
@@ -375,6 +377,29 @@ struct FitMpcArgs {
     seed: u64,
 }
 
+#[derive(clap::Args, Debug)]
+struct FitEndcutArgs {
+    /// Dataset files (self-play records); exact-labelled positions of held-out games are used.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<std::path::PathBuf>,
+    /// Positions per empties count (at most).
+    #[arg(long, default_value_t = 3000)]
+    per_empties: usize,
+    #[arg(long, default_value_t = 10)]
+    min_empties: u32,
+    #[arg(long, default_value_t = 20)]
+    max_empties: u32,
+    /// Rows past the labelled range are extrapolated up to this many empties.
+    #[arg(long, default_value_t = 40)]
+    extrapolate_to: u32,
+    #[arg(long, default_value = "params/endcut.txt")]
+    out: std::path::PathBuf,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
 /// The evaluation selected on the command line: trained weights (embedded or from --params)
 /// or the bootstrap evaluation.
 fn load_eval(params: Option<&std::path::Path>, bootstrap: bool) -> Result<Box<dyn OrderingEval + Send + Sync>, String> {
@@ -586,16 +611,9 @@ fn main() -> ExitCode {
             max_empties,
             depth,
         }) => {
-            let mut records = Vec::new();
-            for file in &data {
-                match std::fs::read_to_string(file) {
-                    Ok(t) => records.extend(oxello::eval::dataset::parse(&t).0),
-                    Err(e) => {
-                        eprintln!("oxello: cannot read {}: {e}", file.display());
-                        return ExitCode::from(2);
-                    }
-                }
-            }
+            let Some(records) = read_records(&data, "eval-mae") else {
+                return ExitCode::from(2);
+            };
             let picked = evalmae::pick(&records, min_empties..=max_empties, positions);
             let r = evalmae::measure(&picked, depth, eval, true);
             println!(
@@ -637,6 +655,7 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::FitMpc(args)) => run_fit_mpc(&args, eval),
+        Some(Command::FitEndcut(args)) => run_fit_endcut(&args, eval),
         Some(Command::Nboard(args)) => run_protocol(Some(ProtocolKind::Nboard), &args, &cli),
         Some(Command::Gtp(args)) => run_protocol(Some(ProtocolKind::Gtp), &args, &cli),
         Some(Command::Play(args)) => run_play(&args, &cli),
@@ -998,22 +1017,71 @@ fn run_match(args: &MatchArgs) -> ExitCode {
     }
 }
 
-fn run_train(data: &[std::path::PathBuf], out: &std::path::Path, opts: &train::TrainOptions) -> ExitCode {
+/// Reads dataset files; bad records are reported by line (the first ten per file) and skipped.
+fn read_records(data: &[std::path::PathBuf], tool: &str) -> Option<Vec<oxello::eval::dataset::Record>> {
     let mut records = Vec::new();
     for file in data {
-        let Some(text) = read_text(file) else {
-            return ExitCode::from(2);
-        };
+        let text = read_text(file)?;
         let (r, errors) = oxello::eval::dataset::parse(&text);
         for (line, e) in errors.iter().take(10) {
-            eprintln!("train: {}:{line}: {e}", file.display());
+            eprintln!("{tool}: {}:{line}: {e}", file.display());
         }
         if errors.len() > 10 {
-            eprintln!("train: {}: {} more bad records", file.display(), errors.len() - 10);
+            eprintln!("{tool}: {}: {} more bad records", file.display(), errors.len() - 10);
         }
         records.extend(r);
     }
-    eprintln!("train: {} records", records.len());
+    eprintln!("{tool}: {} records", records.len());
+    Some(records)
+}
+
+fn run_fit_endcut(args: &FitEndcutArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode {
+    let Some(records) = read_records(&args.data, "fit-endcut") else {
+        return ExitCode::from(2);
+    };
+    let opts = fitendcut::EndCutOptions {
+        per_empties: args.per_empties,
+        min_empties: args.min_empties,
+        max_empties: args.max_empties,
+        extrapolate_to: args.extrapolate_to.min(64),
+        threads: args.threads,
+        seed: args.seed,
+    };
+    let table = fitendcut::run(&records, &opts, eval);
+    let fitted = table.fits().iter().filter(|f| f.samples > 0).count();
+    if fitted == 0 {
+        eprintln!(
+            "fit-endcut: no exact-labelled held-out positions with {}-{} empties",
+            args.min_empties, args.max_empties
+        );
+        return ExitCode::from(2);
+    }
+    let cmd: Vec<String> = std::env::args().collect();
+    let header = format!(
+        "Endgame ProbCut: exact score v = a*v' + b + e, e ~ N(0, sigma^2), v' = the solver's check search\n\
+         (2 plies below {} empties, 4 from there). One row per empties count; samples 0 = extrapolated.\n\
+         Regenerate with: {}",
+        oxello::search::endcut::DEEP_CHECK_FROM,
+        cmd.join(" ")
+    );
+    if let Err(e) = std::fs::write(&args.out, table.to_text(&header)) {
+        eprintln!("oxello: cannot write {}: {e}", args.out.display());
+        return ExitCode::from(2);
+    }
+    for f in table.fits() {
+        println!(
+            "empties {:2} check {}: a {:.3} b {:+.2} sigma {:.2} r2 {:.3} samples {}",
+            f.min_empties, f.check, f.a, f.b, f.sigma, f.r2, f.samples
+        );
+    }
+    println!("written to {}", args.out.display());
+    ExitCode::SUCCESS
+}
+
+fn run_train(data: &[std::path::PathBuf], out: &std::path::Path, opts: &train::TrainOptions) -> ExitCode {
+    let Some(records) = read_records(data, "train") else {
+        return ExitCode::from(2);
+    };
     let (evaluator, _) = train::train(&records, opts, true);
     let (mae, n) = train::holdout_mae(&evaluator, &records, 20..=24);
     println!("held-out MAE of the static evaluation at 20-24 empties (exact labels): {mae:.2} discs over {n} positions");

@@ -59,6 +59,44 @@ fn parse_record(line: &str, game: u64) -> Result<Record, String> {
     })
 }
 
+/// Random games stopped at `empties` empties and labelled by the exact solver: test data.
+#[cfg(test)]
+pub fn random_solved(games: u64, empties: u32, seed: u64) -> Vec<Record> {
+    use crate::search::endgame::{SolveMode, Solver};
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut solver = Solver::new(4);
+    let mut out = Vec::new();
+    let mut seed = seed | 1;
+    for game in 0..games {
+        let mut b = Board::START;
+        while b.empty_count() > empties && !b.is_game_over() {
+            let m = b.moves();
+            if m == 0 {
+                b = b.pass();
+                continue;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let sq = crate::board::bits::Squares(m)
+                .nth((seed % m.count_ones() as u64) as usize)
+                .unwrap_or(0);
+            b = b.play(sq).unwrap_or(b);
+        }
+        if b.moves() == 0 {
+            continue;
+        }
+        let score = solver.solve(&b, SolveMode::Exact, None, &stop).score as i8;
+        out.push(Record {
+            board: b,
+            score,
+            exact: true,
+            game,
+        });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

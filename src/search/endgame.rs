@@ -7,6 +7,7 @@
 //! The last empty square is scored by a flip count alone.
 
 use super::busy::BusyTable;
+use super::endcut::EndCut;
 use super::kernel::Kernel;
 use super::mpc;
 use super::tt::{Store, TranspositionTable};
@@ -70,6 +71,8 @@ pub struct SolverConfig {
     pub selective_root_min: u32,
     /// ProbCut is tried in the selective passes at or above this many empties.
     pub probcut_min: u32,
+    /// The fitted model those cuts test against.
+    pub cut: &'static EndCut,
 }
 
 impl Default for SolverConfig {
@@ -83,9 +86,10 @@ impl Default for SolverConfig {
             busy_min: 10,
             etc_min: 12,
             stability_alpha_min: 0,
-            selective_passes: &[73, 87, 95, 98],
-            selective_root_min: 22,
-            probcut_min: 14,
+            selective_passes: &[50, 80, 95],
+            selective_root_min: 20,
+            probcut_min: 10,
+            cut: EndCut::embedded(),
         }
     }
 }
@@ -285,19 +289,18 @@ macro_rules! endgame_impl {
             best
         }
 
-        /// ProbCut of a selective pass: a shallow evaluation search predicts the exact score
-        /// v ≈ v′ + e, e ~ N(0, σ²); when v′ clears the bound by t·σ, cut.
+        /// ProbCut of a selective pass: a shallow evaluation search v′ predicts the exact score
+        /// v = a·v′ + b + e, e ~ N(0, σ²) (`endcut`); when the prediction clears the bound by
+        /// t·σ, cut.
         $(#[$attr])*
         fn probcut(ctx: &Ctx, p: u64, o: u64, alpha: i32, n: u32) -> Option<i32> {
             let e = ctx.eval?;
-            let (depth, sigma) = probcut_check(n);
-            let margin = (ctx.cut_t * sigma).round() as i32;
-            let hi = alpha + 1 + margin;
-            if hi <= 64 && eval_ab(e, p, o, hi - 1, hi, depth) >= hi {
+            let m = ctx.cfg.cut.at(n)?;
+            let (hi, lo) = m.bounds(alpha, ctx.cut_t);
+            if hi <= 64 && eval_ab(e, p, o, hi - 1, hi, m.check) >= hi {
                 return Some(alpha + 1);
             }
-            let lo = alpha - margin;
-            if lo >= -64 && eval_ab(e, p, o, lo, lo + 1, depth) <= lo {
+            if lo >= -64 && eval_ab(e, p, o, lo, lo + 1, m.check) <= lo {
                 return Some(alpha);
             }
             None
@@ -548,6 +551,13 @@ macro_rules! endgame_impl {
             best
         }
 
+        /// The ProbCut check search, for fitting its model. Safety: as `root`.
+        #[allow(unused_unsafe)]
+        $(#[$attr])*
+        pub(in crate::search) unsafe fn eval_search(e: &dyn OrderingEval, b: Board, depth: u32) -> i32 {
+            eval_ab(e, b.player, b.opponent, -1000, 1000, depth)
+        }
+
         /// Null-window entry (is the score above `alpha`?). Safety: as `root`.
         #[allow(unused_unsafe)]
         $(#[$attr])*
@@ -588,15 +598,6 @@ macro_rules! endgame_impl {
 
 /// Selectivity value recorded for exact results (no forward pruning).
 pub const EXACT: u32 = 100;
-
-/// Check depth and σ (discs) of the endgame ProbCut at `n` empties. σ follows the
-/// exact-from-d′ fits of `params/mpc.txt` (4.7 discs from 2 plies, 4.0 from 4 at 13–20
-/// empties), widened a little further from the end.
-fn probcut_check(n: u32) -> (u32, f64) {
-    let depth = if n >= 20 { 4 } else { 2 };
-    let base = if depth >= 4 { 4.0 } else { 4.7 };
-    (depth, base + 0.1 * n.saturating_sub(20) as f64)
-}
 
 mod portable {
     endgame_impl!();
@@ -750,6 +751,16 @@ impl Solver {
 }
 
 impl Solver {
+    /// The `depth`-ply evaluation search the selective passes' ProbCut checks with.
+    pub fn eval_search(&self, b: &Board, eval: &dyn OrderingEval, depth: u32) -> i32 {
+        // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
+        match self.kernel {
+            Kernel::Portable => unsafe { portable::eval_search(eval, *b, depth) },
+            #[cfg(target_arch = "x86_64")]
+            Kernel::X86V3 => unsafe { x86v3::eval_search(eval, *b, depth) },
+        }
+    }
+
     /// One pass of the root search at the selectivity set in `ctx`.
     fn root_pass(&self, ctx: &mut Ctx, b: &Board, alpha: i32, beta: i32, guess: i32, pv: &mut Vec<Square>) -> i32 {
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.

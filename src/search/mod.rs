@@ -1,6 +1,7 @@
 //! Search: midgame PVS/MTD(f), exact endgame solver, transposition table, levels, kernel choice.
 
 pub mod busy;
+pub mod endcut;
 pub mod endgame;
 pub mod kernel;
 pub mod levels;

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod bench;
 pub mod enginematch;
 pub mod evalmae;
+pub mod fitendcut;
 pub mod fitmpc;
 pub mod json;
 pub mod matchplay;

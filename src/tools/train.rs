@@ -185,49 +185,10 @@ pub fn holdout_mae(e: &Evaluator, records: &[Record], empties: std::ops::RangeIn
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Board;
-    use crate::search::endgame::{SolveMode, Solver};
-    use std::sync::atomic::AtomicBool;
-
-    /// Random games labelled by the exact solver at 12 empties or fewer.
-    fn dataset(games: u64) -> Vec<Record> {
-        let stop = AtomicBool::new(false);
-        let mut solver = Solver::new(4);
-        let mut out = Vec::new();
-        let mut seed = 1234u64;
-        for game in 0..games {
-            let mut b = Board::START;
-            while b.empty_count() > 12 && !b.is_game_over() {
-                let m = b.moves();
-                if m == 0 {
-                    b = b.pass();
-                    continue;
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let sq = crate::board::bits::Squares(m)
-                    .nth((seed % m.count_ones() as u64) as usize)
-                    .unwrap_or(0);
-                b = b.play(sq).unwrap_or(b);
-            }
-            if b.moves() == 0 {
-                continue;
-            }
-            let score = solver.solve(&b, SolveMode::Exact, None, &stop).score as i8;
-            out.push(Record {
-                board: b,
-                score,
-                exact: true,
-                game,
-            });
-        }
-        out
-    }
 
     #[test]
     fn training_lowers_the_held_out_error() {
-        let data = dataset(1500);
+        let data = crate::eval::dataset::random_solved(1500, 12, 1234);
         let opts = TrainOptions {
             epochs: 8,
             learning_rate: 0.01,
