@@ -57,6 +57,9 @@ struct Run<'a> {
     aborted: bool,
     /// Shared "being searched" marks when several threads search together.
     busy: Option<&'a BusyTable>,
+    /// Plies a helper thread runs ahead of the iteration count, so that it fills the table
+    /// for the main thread's next iteration instead of repeating its current one.
+    depth_offset: u32,
     history: [u32; 64],
 }
 
@@ -148,13 +151,14 @@ impl Searcher {
         let solver = &mut self.solver;
         std::thread::scope(|scope| {
             let helpers: Vec<_> = (1..threads)
-                .map(|_| {
+                .map(|k| {
                     let (solver_tt, done, busy) = (solver_tt.clone(), &done, &busy);
                     scope.spawn(move || {
                         let mut solver = Solver::with_table(solver_tt);
                         let mut run = Run::new(tt, &mut solver, eval, mpc, req, done, start);
                         run.busy = Some(busy);
                         run.node_limit = None;
+                        run.depth_offset = (k % 2) as u32;
                         run.think(&req.board, req, &mut |_| {});
                         run.nodes
                     })
@@ -199,6 +203,7 @@ impl<'a> Run<'a> {
             start,
             deadline: req.limits.time.map(|t| start + t),
             node_limit: req.limits.nodes,
+            depth_offset: 0,
             nodes: 0,
             aborted: false,
             busy: None,
@@ -630,6 +635,7 @@ impl<'a> Run<'a> {
         let mut last: Option<SearchInfo> = None;
         let mut guess = self.evaluate(b);
         for depth in 1..=max_depth.max(1) {
+            let depth = (depth + self.depth_offset).min(max_depth.max(1));
             let mut pv = Vec::new();
             let score = match req.driver {
                 Driver::Pvs => self.root_pvs(b, depth, guess, &mut pv),
@@ -834,6 +840,26 @@ mod tests {
         };
         let r = Searcher::new(8).run(&req, &TestEval, &stop, &mut |_| {});
         assert_eq!((r.kind, r.score, r.best), (DepthKind::Exact, 2, Some(Square::At(62))));
+    }
+
+    #[test]
+    fn two_threads_report_every_depth_of_the_main_thread() {
+        // The helper runs a ply ahead; the answer and the reports are the main thread's.
+        let stop = AtomicBool::new(false);
+        let b = opening("f5d6c3d3c4f4");
+        let req = SearchRequest {
+            threads: 2,
+            ..request(b, 7, Driver::Pvs)
+        };
+        let mut depths = Vec::new();
+        let r = Searcher::new(8).run(&req, &TestEval, &stop, &mut |i| {
+            if let DepthKind::Midgame { depth, .. } = i.kind {
+                depths.push(depth);
+            }
+        });
+        assert_eq!(depths, (1..=7).collect::<Vec<_>>());
+        let Some(Square::At(sq)) = r.best else { panic!("no move") };
+        assert!(b.moves() >> sq & 1 != 0);
     }
 
     #[test]
