@@ -78,13 +78,13 @@ pub struct SolverConfig {
 impl Default for SolverConfig {
     fn default() -> Self {
         SolverConfig {
-            shallow_max: 7,
+            shallow_max: 5,
             tt_min: 9,
-            eval_order_min: 12,
+            eval_order_min: 14,
             eval_depth_step: 3,
             eval_weight: 1024,
             busy_min: 10,
-            etc_min: 12,
+            etc_min: 10,
             stability_alpha_min: 0,
             selective_passes: &[50, 80, 95],
             selective_root_min: 20,
