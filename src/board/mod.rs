@@ -170,6 +170,23 @@ impl Position {
     }
 }
 
+/// A random game from the start down to `empties` empties (or its end): test positions.
+#[cfg(test)]
+pub fn random_game(seed: &mut u64, empties: u32) -> Board {
+    let mut b = Board::START;
+    while b.empty_count() > empties && !b.is_game_over() {
+        let m = b.moves();
+        if m == 0 {
+            b = b.pass();
+            continue;
+        }
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let k = (*seed >> 33) as u32 % m.count_ones();
+        b = b.play(bits::Squares(m).nth(k as usize).unwrap_or(0)).unwrap_or(b);
+    }
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

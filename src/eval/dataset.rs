@@ -66,23 +66,9 @@ pub fn random_solved(games: u64, empties: u32, seed: u64) -> Vec<Record> {
     let stop = std::sync::atomic::AtomicBool::new(false);
     let mut solver = Solver::new(4);
     let mut out = Vec::new();
-    let mut seed = seed | 1;
+    let mut seed = seed;
     for game in 0..games {
-        let mut b = Board::START;
-        while b.empty_count() > empties && !b.is_game_over() {
-            let m = b.moves();
-            if m == 0 {
-                b = b.pass();
-                continue;
-            }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            let sq = crate::board::bits::Squares(m)
-                .nth((seed % m.count_ones() as u64) as usize)
-                .unwrap_or(0);
-            b = b.play(sq).unwrap_or(b);
-        }
+        let b = crate::board::random_game(&mut seed, empties);
         if b.moves() == 0 {
             continue;
         }

@@ -798,29 +798,13 @@ mod tests {
         Squares(m).map(|sq| -minimax(b.play(sq).expect("legal"))).max().unwrap_or(-64)
     }
 
-    /// A random game from the start down to `empties` empties (or its end).
-    fn random_endgame(seed: &mut u64, empties: u32) -> Board {
-        let mut b = Board::START;
-        while b.empty_count() > empties && !b.is_game_over() {
-            let m = b.moves();
-            if m == 0 {
-                b = b.pass();
-                continue;
-            }
-            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let k = (*seed >> 33) as u32 % m.count_ones();
-            b = b.play(Squares(m).nth(k as usize).unwrap_or(0)).expect("legal");
-        }
-        b
-    }
-
     #[test]
     fn matches_minimax_on_random_endgames() {
         let stop = AtomicBool::new(false);
         let mut solver = Solver::new(4);
         let mut seed = 12345u64;
         for game in 0..200 {
-            let b = random_endgame(&mut seed, 9 + game % 3);
+            let b = crate::board::random_game(&mut seed, 9 + game % 3);
             let exact = minimax(b);
             for kernel in [Kernel::Portable, Kernel::detect()] {
                 solver.kernel = kernel;
@@ -860,7 +844,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut seed = 777u64;
         for game in 0..12 {
-            let b = random_endgame(&mut seed, 14 + game % 3);
+            let b = crate::board::random_game(&mut seed, 14 + game % 3);
             let mut one = Solver::new(8);
             let expected = one.solve(&b, SolveMode::Exact, None, &stop).score;
             let mut two = Solver::new(8);
@@ -886,7 +870,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let mut seed = 4242u64;
         for game in 0..12 {
-            let b = random_endgame(&mut seed, 14 + game % 3);
+            let b = crate::board::random_game(&mut seed, 14 + game % 3);
             let expected = Solver::new(8).solve(&b, SolveMode::Exact, None, &stop).score;
             let mut selective = Solver::new(8);
             selective.config.selective_root_min = 14;
