@@ -1,5 +1,5 @@
 //! Data and report subcommands end to end, with tiny parameters: selfplay -> train ->
-//! fit-mpc, probcut-report JSON rows, selectivity in reported depths, bad weights files.
+//! fit-mpc -> fit-endcut, probcut-report JSON rows, selectivity in reported depths, bad weights files.
 
 use std::path::PathBuf;
 mod common;
@@ -22,7 +22,7 @@ fn selfplay_train_fit_mpc_pipeline() {
         "--out",
         d,
         "--games",
-        "12",
+        "40",
         "--depth",
         "2",
         "--exact",
@@ -72,6 +72,46 @@ fn selfplay_train_fit_mpc_pipeline() {
         "{table}"
     );
     assert!(std::fs::read_dir(&plots).expect("plots").count() > 0);
+    // Endgame ProbCut model: fitted rows on the solved part (4 held-out games), extrapolated past it.
+    let endcut = dir.join("endcut.txt");
+    let e = endcut.to_str().expect("utf-8");
+    let (code, out, err) = run(&[
+        "fit-endcut",
+        "--data",
+        d,
+        "--min-empties",
+        "6",
+        "--max-empties",
+        "12",
+        "--extrapolate-to",
+        "16",
+        "--out",
+        e,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("empties 16 check 4") && out.contains("samples 0"), "{out}");
+    let rows: Vec<Vec<String>> = std::fs::read_to_string(&endcut)
+        .expect("endcut written")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_whitespace().map(String::from).collect())
+        .collect();
+    assert!(rows.iter().all(|r| r.len() == 9 && r[2] == "60"), "{rows:?}");
+    assert!(rows.iter().any(|r| r[0] == "12" && r[8] != "0") && rows.iter().any(|r| r[0] == "16" && r[8] == "0"));
+    // No labelled positions in the range: a clear error, nothing written.
+    let (code, _, err) = run(&[
+        "fit-endcut",
+        "--data",
+        d,
+        "--min-empties",
+        "40",
+        "--max-empties",
+        "44",
+        "--out",
+        e,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no exact-labelled held-out positions"), "{err}");
 }
 
 #[test]
