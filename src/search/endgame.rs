@@ -82,7 +82,7 @@ impl Default for SolverConfig {
             tt_min: 9,
             eval_order_min: 14,
             eval_depth_step: 3,
-            eval_weight: 1024,
+            eval_weight: 512,
             busy_min: 10,
             etc_min: 10,
             stability_alpha_min: 0,
