@@ -3,7 +3,7 @@
 mod common;
 
 use common::Engine;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -63,17 +63,23 @@ fn learn(engine: &mut Engine, game: &str) -> String {
     engine.next().expect("reply to learn")
 }
 
-#[test]
-fn learn_grows_the_book_file() {
-    let dir = scratch("book-learn");
-    let file = dir.join("learned.txt");
-    let args: Vec<String> = ["--book", &file.to_string_lossy(), "nboard", "--level", "2"]
+/// An NBoard engine using `file` as its book, past the handshake.
+fn nboard_with_book(file: &Path, level: &str) -> Engine {
+    let args: Vec<String> = ["--book", &file.to_string_lossy(), "nboard", "--level", level]
         .iter()
         .map(|s| s.to_string())
         .collect();
     let mut e = Engine::start(&args).expect("engine starts");
     e.send("nboard 2").expect("send");
     assert_eq!(e.next().as_deref(), Ok("set myname oxello"));
+    e
+}
+
+#[test]
+fn learn_grows_the_book_file() {
+    let dir = scratch("book-learn");
+    let file = dir.join("learned.txt");
+    let mut e = nboard_with_book(&file, "2");
     // The file does not exist yet: the first learn creates it.
     assert_eq!(learn(&mut e, GAME).as_str(), "learned");
     assert_eq!(positions(&file), 10);
@@ -99,13 +105,7 @@ fn learn_grows_the_book_file() {
 fn a_save_failure_is_a_status_line() {
     let dir = scratch("book-nosave");
     let file = dir.join("missing-dir").join("b.txt");
-    let args: Vec<String> = ["--book", &file.to_string_lossy(), "nboard", "--level", "1"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let mut e = Engine::start(&args).expect("engine starts");
-    e.send("nboard 2").expect("send");
-    assert_eq!(e.next().as_deref(), Ok("set myname oxello"));
+    let mut e = nboard_with_book(&file, "1");
     let reply = learn(&mut e, GAME);
     assert!(reply.starts_with("status game learned but the book was not saved"), "{reply}");
     // Still serving.

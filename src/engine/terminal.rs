@@ -1,7 +1,7 @@
 //! Terminal play (`oxello play`): a person against the engine, one command per line.
 
 use super::book::EngineBook;
-use super::{Think, ThinkRequest, move_budget, think_position};
+use super::{Think, ThinkInfo, ThinkRequest, move_budget, think_position};
 use crate::board::notation::{Square, render};
 use crate::board::{Color, Position};
 use crate::game::{Game, Ply};
@@ -125,15 +125,7 @@ impl<'a> Terminal<'a> {
         let stop = AtomicBool::new(false);
         let pos = self.game.position();
         for i in self.book.hints(&pos) {
-            let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
-            writeln!(
-                out,
-                "  {:<4} {:+6.2}  book {}  {}",
-                pv.first().cloned().unwrap_or_default(),
-                i.score,
-                i.depth,
-                pv.join(" ")
-            )?;
+            hint_line(out, &i, "book")?;
         }
         let moves = pos.board.moves().count_ones().max(1) as usize;
         let req = ThinkRequest {
@@ -148,15 +140,7 @@ impl<'a> Terminal<'a> {
         // Keep the deepest round only: one line per move.
         let deepest = last.last().map(|l| l.depth);
         for i in last.iter().filter(|l| Some(l.depth) == deepest) {
-            let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
-            writeln!(
-                out,
-                "  {:<4} {:+6.2}  depth {}  {}",
-                pv.first().cloned().unwrap_or_default(),
-                i.score,
-                i.depth,
-                pv.join(" ")
-            )?;
+            hint_line(out, i, "depth")?;
         }
         Ok(())
     }
@@ -267,6 +251,19 @@ impl<'a> Terminal<'a> {
             }
         }
     }
+}
+
+/// One line of `hint`: move, score, where it came from (`book` or `depth`) and depth, line.
+fn hint_line(out: &mut dyn Write, i: &ThinkInfo, source: &str) -> std::io::Result<()> {
+    let pv: Vec<String> = i.pv.iter().map(|m| m.to_string()).collect();
+    writeln!(
+        out,
+        "  {:<4} {:+6.2}  {source} {}  {}",
+        pv.first().cloned().unwrap_or_default(),
+        i.score,
+        i.depth,
+        pv.join(" ")
+    )
 }
 
 #[cfg(test)]

@@ -83,10 +83,8 @@ pub fn run(records: &[Record], opts: &EndCutOptions, eval: &(dyn OrderingEval + 
     let mut fits = Vec::new();
     for check in CHECKS {
         let mut fitted = Vec::new();
-        for (&(n, c), pts) in pairs.range((opts.min_empties, check)..=(opts.max_empties, check)) {
-            if c != check {
-                continue;
-            }
+        for n in opts.min_empties..=opts.max_empties {
+            let Some(pts) = pairs.get(&(n, check)) else { continue };
             if let Some((a, b, sigma, r2)) = fit_line(pts).filter(|f| f.0 > 0.0) {
                 fitted.push(Fit {
                     min_empties: n,
