@@ -4,6 +4,7 @@
 
 pub mod bootstrap;
 pub mod dataset;
+pub mod fold;
 pub mod patterns;
 pub mod weights;
 
@@ -67,14 +68,30 @@ pub fn has_bmi2() -> bool {
 
 #[derive(Clone)]
 pub struct Evaluator {
+    /// As trained and stored: every shape on all 8 images.
     weights: Vec<i16>,
+    /// The same, folded to the distinct instances (`fold`): what `evaluate` reads.
+    folded: Vec<i16>,
+    instances: Vec<fold::Instance>,
     bmi2: bool,
 }
 
 impl Evaluator {
+    /// Weights as the decoder or trainer gives them, each within `weights::MAX_WEIGHT`.
     pub fn from_weights(weights: Vec<i16>) -> Evaluator {
+        let folding = fold::Folding::new();
+        let folded = weights
+            .chunks_exact(STAGE_WEIGHTS)
+            .flat_map(|stage| {
+                let mut f = folding.fold(stage);
+                f.extend_from_slice(&stage[PATTERN_WEIGHTS..]);
+                f
+            })
+            .collect();
         Evaluator {
             weights,
+            folded,
+            instances: folding.instances,
             bmi2: has_bmi2(),
         }
     }
@@ -129,6 +146,26 @@ impl Evaluator {
 
     /// Side to move's score in 1/256 disc, unclamped.
     pub fn evaluate_fine(&self, b: &Board) -> i32 {
+        let w = &self.folded[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
+        let patterns = self.pattern_sum(b, w);
+        let mobility =
+            bits::moves(b.player, b.opponent).count_ones() as i32 - bits::moves(b.opponent, b.player).count_ones() as i32;
+        (patterns + mobility * w[MOBILITY] as i32 + w[BIAS] as i32) * (256 / SCALE)
+    }
+
+    #[inline]
+    fn pattern_sum(&self, b: &Board, w: &[i16]) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if self.bmi2 {
+            // SAFETY: `bmi2` is true only when the CPU was detected to support BMI2.
+            return unsafe { fold::sum_bmi2(b.player, b.opponent, &self.instances, w) };
+        }
+        fold::sum_portable(b.player, b.opponent, &self.instances, w)
+    }
+
+    /// The same score from the unfolded weights, one term per instance as training sees it.
+    #[cfg(test)]
+    fn evaluate_unfolded(&self, b: &Board) -> i32 {
         let f = features(b, self.bmi2);
         let w = &self.weights[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
         let sum: i32 =
@@ -162,6 +199,16 @@ mod tests {
             for s in 0..8 {
                 assert_eq!(e.evaluate_fine(&symmetry::apply_board(s, &b)), e.evaluate_fine(&b));
             }
+        }
+    }
+
+    #[test]
+    fn folded_tables_give_the_unfolded_sum() {
+        let e = Evaluator::embedded().expect("embedded weights");
+        let mut seed = 31u64;
+        for k in 0..300 {
+            let b = crate::board::random_game(&mut seed, k % 56 + 4);
+            assert_eq!(e.evaluate_fine(&b), e.evaluate_unfolded(&b), "{b:?}");
         }
     }
 

@@ -81,7 +81,7 @@ pub const PATTERN_WEIGHTS: usize = OFFSETS[11];
 pub const INSTANCES: usize = 11 * 8;
 
 /// Binary digits (bit i) to the base-3 number with the same digits: 10-bit inputs.
-static B2T: [u16; 1024] = {
+pub(super) static B2T: [u16; 1024] = {
     let mut t = [0u16; 1024];
     let mut x = 0;
     while x < 1024 {
@@ -103,7 +103,7 @@ static B2T: [u16; 1024] = {
 
 /// Gathers the bits of `x` selected by `mask` into the low bits (what PEXT does), portably.
 #[inline(always)]
-fn gather(x: u64, mut mask: u64) -> usize {
+pub(super) fn gather(x: u64, mut mask: u64) -> usize {
     let mut out = 0usize;
     let mut bit = 0;
     while mask != 0 {

@@ -8,6 +8,9 @@ pub const VERSION: u32 = 1;
 /// Identifies `patterns::SHAPES` plus the mobility and bias terms; bumped when they change.
 pub const PATTERN_SET: u32 = 1;
 const HEADER: usize = 20;
+/// Largest weight magnitude accepted (128 discs): the evaluation sums up to four weights into
+/// one i16 table entry (`eval::fold`).
+pub const MAX_WEIGHT: i16 = 8191;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WeightsProblem {
@@ -17,6 +20,7 @@ pub enum WeightsProblem {
     PatternSet(u32),
     Shape { stages: u32, per_stage: u32 },
     Checksum { stored: u32, computed: u32 },
+    Range { index: usize, value: i16 },
     Io(String),
 }
 
@@ -36,6 +40,9 @@ impl fmt::Display for EvalError {
             WeightsProblem::Shape { stages, per_stage } => format!("unexpected size: {stages} stages x {per_stage} weights"),
             WeightsProblem::Checksum { stored, computed } => {
                 format!("checksum mismatch (stored {stored:08x}, computed {computed:08x})")
+            }
+            WeightsProblem::Range { index, value } => {
+                format!("weight {index} is {value}, outside +-{MAX_WEIGHT}")
             }
             WeightsProblem::Io(e) => format!("cannot read: {e}"),
         };
@@ -105,10 +112,13 @@ pub fn decode(bytes: &[u8], file: &str, expected_per_stage: u32) -> Result<(u32,
     if stored != computed {
         return Err(err(WeightsProblem::Checksum { stored, computed }));
     }
-    let weights = bytes[HEADER..expected - 4]
+    let weights: Vec<i16> = bytes[HEADER..expected - 4]
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]))
         .collect();
+    if let Some((index, &value)) = weights.iter().enumerate().find(|(_, w)| w.abs() > MAX_WEIGHT) {
+        return Err(err(WeightsProblem::Range { index, value }));
+    }
     Ok((stages, weights))
 }
 
@@ -137,6 +147,16 @@ mod tests {
             decode(&bytes, "f", 11).map_err(|e| e.problem),
             Err(WeightsProblem::Shape { .. })
         ));
+        let mut big = w.clone();
+        big[5] = MAX_WEIGHT + 1;
+        let out_of_range = encode(3, 10, &big);
+        assert_eq!(
+            p(&out_of_range),
+            Err(WeightsProblem::Range {
+                index: 5,
+                value: MAX_WEIGHT + 1
+            })
+        );
         let e = decode(&bad, "params/eval.bin", 10).expect_err("corrupt");
         assert!(e.to_string().starts_with("params/eval.bin: checksum mismatch"));
     }

@@ -196,7 +196,54 @@ macro_rules! endgame_impl {
             if d > 0 { d + 1 } else { d - 1 }
         }
 
-        /// Null-window search with 2..=shallow_max empties: parity order, no move list.
+        /// Null-window search with the two empty squares `x1`, `x2` (no parity to order by).
+        /// Fail-soft as `nws_shallow`.
+        $(#[$attr])*
+        fn solve_2(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, x1: usize, x2: usize) -> i32 {
+            ctx.nodes += 1;
+            let mut best = -65;
+            if NEIGHBOURS[x1] & o != 0 {
+                let f = bits::flips(p, o, x1);
+                if f != 0 {
+                    best = -solve_1(ctx, o ^ f, x2);
+                    if best > alpha {
+                        return best;
+                    }
+                }
+            }
+            if NEIGHBOURS[x2] & o != 0 {
+                let f = bits::flips(p, o, x2);
+                if f != 0 {
+                    return best.max(-solve_1(ctx, o ^ f, x1));
+                }
+            }
+            if best != -65 {
+                return best;
+            }
+            // No move: the opponent plays if it can (the pass is not a node of its own).
+            let mut worst = 65;
+            if NEIGHBOURS[x1] & p != 0 {
+                let f = bits::flips(o, p, x1);
+                if f != 0 {
+                    worst = solve_1(ctx, p ^ f, x2);
+                    if worst <= alpha {
+                        return worst;
+                    }
+                }
+            }
+            if NEIGHBOURS[x2] & p != 0 {
+                let f = bits::flips(o, p, x2);
+                if f != 0 {
+                    return worst.min(solve_1(ctx, p ^ f, x1));
+                }
+            }
+            if worst != 65 {
+                return worst;
+            }
+            Board::new(p, o).final_score()
+        }
+
+        /// Null-window search with 3..=shallow_max empties: parity order, no move list.
         /// Fail-soft: returns > alpha iff the true score is > alpha.
         $(#[$attr])*
         fn nws_shallow(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, empties: u64, n: u32) -> i32 {
@@ -214,8 +261,9 @@ macro_rules! endgame_impl {
                     }
                     let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
                     let rest = empties ^ (1u64 << sq);
-                    let s = if n == 2 {
-                        -solve_1(ctx, np, rest.trailing_zeros() as usize)
+                    let s = if n == 3 {
+                        let x1 = rest.trailing_zeros() as usize;
+                        -solve_2(ctx, np, no, -alpha - 1, x1, (rest & (rest - 1)).trailing_zeros() as usize)
                     } else {
                         -nws_shallow(ctx, np, no, -alpha - 1, rest, n - 1)
                     };
@@ -335,6 +383,10 @@ macro_rules! endgame_impl {
                     let sq = (!(p | o)).trailing_zeros() as usize;
                     solve_1(ctx, p, sq)
                 }
+                2 => {
+                    let e = !(p | o);
+                    solve_2(ctx, p, o, alpha, e.trailing_zeros() as usize, (e & (e - 1)).trailing_zeros() as usize)
+                }
                 n if n <= ctx.cfg.shallow_max => nws_shallow(ctx, p, o, alpha, !(p | o), n),
                 n => nws_mid(ctx, p, o, alpha, n),
             }
@@ -367,10 +419,17 @@ macro_rules! endgame_impl {
         /// a score above alpha cuts before any child is searched.
         $(#[$attr])*
         fn etc(ctx: &Ctx, p: u64, o: u64, moves: u64, alpha: i32, n: u32) -> Option<i32> {
+            // All the children's buckets are requested first so their cache misses overlap.
+            let mut children = [Board::new(0, 0); 32];
+            let mut len = 0;
             for sq in Squares(moves) {
                 let f = bits::flips(p, o, sq);
-                let child = Board::new(o ^ f, p ^ f ^ (1u64 << sq));
-                if let Some(h) = ctx.tt.probe(&child)
+                children[len] = Board::new(o ^ f, p ^ f ^ (1u64 << sq));
+                ctx.tt.prefetch(&children[len]);
+                len += 1;
+            }
+            for child in &children[..len] {
+                if let Some(h) = ctx.tt.probe(child)
                     && h.depth == n - 1
                     && h.selectivity >= ctx.selectivity
                     && -h.upper > alpha

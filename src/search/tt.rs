@@ -110,22 +110,26 @@ pub struct Store {
     pub best: Option<usize>,
 }
 
+/// Two slots in one cache line, so a probe costs one memory access.
+#[repr(align(64))]
+struct Bucket([Slot; 2]);
+
 /// Shared between search threads: all methods take `&self`.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    buckets: Vec<Bucket>,
     mask: usize,
     age: AtomicU8,
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (rounded down to a power of two slots, at least 1024).
+    /// A table of about `mb` megabytes (rounded down to a power of two buckets, at least 512).
     pub fn new(mb: usize) -> TranspositionTable {
         let bytes = mb.max(1) * 1024 * 1024;
-        let n = (bytes / std::mem::size_of::<Slot>()).max(1024);
+        let n = (bytes / std::mem::size_of::<Bucket>()).max(512);
         let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
         let t = TranspositionTable {
-            slots: (0..n).map(|_| Slot::empty()).collect(),
-            mask: n - 2,
+            buckets: (0..n).map(|_| Bucket([Slot::empty(), Slot::empty()])).collect(),
+            mask: n - 1,
             age: AtomicU8::new(0),
         };
         // The zeroed allocation maps its pages lazily; the first store to each would then
@@ -136,7 +140,7 @@ impl TranspositionTable {
     }
 
     pub fn clear(&self) {
-        for s in &self.slots {
+        for s in self.buckets.iter().flat_map(|b| &b.0) {
             s.data.store(0, Relaxed);
             s.opponent.store(0, Relaxed);
             s.player_x.store(0, Relaxed);
@@ -150,9 +154,21 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&self, b: &Board) -> &[Slot] {
-        let i = (b.hash() as usize) & self.mask;
-        &self.slots[i..i + 2]
+    fn bucket(&self, b: &Board) -> &[Slot; 2] {
+        &self.buckets[(b.hash() as usize) & self.mask].0
+    }
+
+    /// Starts loading `b`'s bucket into the cache (a probe of it follows soon).
+    #[inline]
+    pub fn prefetch(&self, b: &Board) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.bucket(b).as_ptr() as *const i8;
+            // SAFETY: prefetching is a hint; the pointer is into our own allocation.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = b;
     }
 
     #[inline]

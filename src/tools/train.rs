@@ -7,6 +7,7 @@
 
 use crate::eval::dataset::Record;
 use crate::eval::patterns::INSTANCES;
+use crate::eval::weights::MAX_WEIGHT;
 use crate::eval::{self, BIAS, Evaluator, Features, MOBILITY, SCALE, STAGE_WEIGHTS, STAGES};
 
 pub struct TrainOptions {
@@ -162,7 +163,7 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
     let mut reports = Vec::new();
     for (st, w, rep) in results {
         for (j, x) in w.iter().enumerate() {
-            weights[st * STAGE_WEIGHTS + j] = (x * SCALE as f32).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+            weights[st * STAGE_WEIGHTS + j] = (x * SCALE as f32).round().clamp(-MAX_WEIGHT as f32, MAX_WEIGHT as f32) as i16;
         }
         reports.push(rep);
     }

@@ -1,0 +1,188 @@
+//! Folded weight tables for fast evaluation.
+//!
+//! Training reads every shape on all 8 images of the board (88 instances), but most shapes
+//! are symmetric themselves (a row reads the same squares backwards under a mirror), so
+//! several images cover the same squares. Summing those images' weights into one table
+//! entry per configuration leaves 46 distinct instances to read, with the exact same sum.
+
+use super::patterns::{B2T, MASKS, OFFSETS, PATTERN_WEIGHTS, SHAPES, gather};
+use crate::board::symmetry;
+
+/// One distinct instance: a shape read through its mask on image `image` of the board; its
+/// table starts at `offset` in a stage's weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Instance {
+    pub image: usize,
+    pub mask: u64,
+    pub offset: usize,
+}
+
+/// The original-board squares image `s` reads for `shape`, in digit order.
+fn reading(shape: usize, s: usize) -> Vec<usize> {
+    let inv = symmetry::inverse(s);
+    SHAPES[shape]
+        .iter()
+        .map(|&m| symmetry::apply_square(inv, m as usize))
+        .collect()
+}
+
+/// For the images of one instance read relative to representative `rep`: digit j of image s
+/// is digit `perm[j]` of the representative's reading. Sorted, so two instances with the
+/// same structure compare equal.
+fn perms(shape: usize, rep: usize, images: &[usize]) -> Vec<Vec<usize>> {
+    let base = reading(shape, rep);
+    let mut out: Vec<Vec<usize>> = images
+        .iter()
+        .map(|&s| {
+            reading(shape, s)
+                .iter()
+                .map(|sq| base.iter().position(|b| b == sq).unwrap_or(0))
+                .collect()
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// The instances to read and, per shape, where each configuration's folded-in weights are:
+/// `maps[shape][k][c]` is the index, in the shape's table, of configuration `c` (read on an
+/// instance's representative image) as the instance's k-th image reads it.
+pub struct Folding {
+    /// Sorted by image, so the board is transformed once per image.
+    pub instances: Vec<Instance>,
+    maps: Vec<Vec<Vec<u32>>>,
+}
+
+impl Folding {
+    pub fn new() -> Folding {
+        let mut instances = Vec::new();
+        let mut maps = Vec::new();
+        for shape in 0..SHAPES.len() {
+            // Group the images by the set of squares they cover.
+            let mut groups: Vec<(u64, Vec<usize>)> = Vec::new();
+            for s in 0..8 {
+                let cover = reading(shape, s).iter().fold(0u64, |m, &sq| m | 1 << sq);
+                match groups.iter_mut().find(|g| g.0 == cover) {
+                    Some(g) => g.1.push(s),
+                    None => groups.push((cover, vec![s])),
+                }
+            }
+            // Every group is a coset of the identity's group: pick a representative whose
+            // images relate to it as the identity's relate to the identity, so one folded
+            // table serves all.
+            let fold = perms(shape, 0, &groups[0].1);
+            for (_, images) in &groups {
+                let rep = images
+                    .iter()
+                    .copied()
+                    .find(|&r| perms(shape, r, images) == fold)
+                    .unwrap_or(images[0]);
+                instances.push(Instance {
+                    image: rep,
+                    mask: MASKS[shape],
+                    offset: OFFSETS[shape],
+                });
+            }
+            maps.push(fold.iter().map(|perm| permuted_indices(perm)).collect());
+        }
+        instances.sort_by_key(|i| (i.image, i.offset));
+        Folding { instances, maps }
+    }
+
+    /// One stage's pattern tables folded (weights in the same units, same layout).
+    pub fn fold(&self, stage: &[i16]) -> Vec<i16> {
+        let mut out = vec![0i16; PATTERN_WEIGHTS];
+        for (shape, maps) in self.maps.iter().enumerate() {
+            let table = &stage[OFFSETS[shape]..];
+            for (c, o) in out[OFFSETS[shape]..OFFSETS[shape + 1]].iter_mut().enumerate() {
+                let sum: i32 = maps.iter().map(|m| table[m[c] as usize] as i32).sum();
+                // In range: the decoder bounds every weight by MAX_WEIGHT, 4 * MAX_WEIGHT fits.
+                *o = sum as i16;
+            }
+        }
+        out
+    }
+}
+
+/// For every configuration c of a shape, the index of the configuration whose digit j is
+/// digit `perm[j]` of c.
+fn permuted_indices(perm: &[usize]) -> Vec<u32> {
+    let n = perm.len();
+    let pow: Vec<u32> = (0..n).map(|j| 3u32.pow(j as u32)).collect();
+    let mut digits = vec![0u32; n];
+    (0..3u32.pow(n as u32))
+        .map(|_| {
+            let idx = perm.iter().zip(&pow).map(|(&i, &p)| digits[i] * p).sum();
+            // Next configuration: a base-3 odometer.
+            for d in digits.iter_mut() {
+                *d += 1;
+                if *d < 3 {
+                    break;
+                }
+                *d = 0;
+            }
+            idx
+        })
+        .collect()
+}
+
+impl Default for Folding {
+    fn default() -> Self {
+        Folding::new()
+    }
+}
+
+/// Sum of the folded weights `w` (one stage) over the instances, portable version.
+#[inline(always)]
+pub fn sum_portable(p: u64, o: u64, instances: &[Instance], w: &[i16]) -> i32 {
+    let (mut image, mut tp, mut to) = (0, p, o);
+    let mut sum = 0;
+    for i in instances {
+        if i.image != image {
+            (image, tp, to) = (i.image, symmetry::apply(i.image, p), symmetry::apply(i.image, o));
+        }
+        let idx = B2T[gather(tp, i.mask)] as usize + 2 * B2T[gather(to, i.mask)] as usize;
+        sum += w[i.offset + idx] as i32;
+    }
+    sum
+}
+
+/// The same with the BMI2 PEXT instruction.
+///
+/// # Safety
+/// The CPU must support BMI2 (checked with `is_x86_feature_detected!`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,popcnt")]
+pub fn sum_bmi2(p: u64, o: u64, instances: &[Instance], w: &[i16]) -> i32 {
+    use std::arch::x86_64::_pext_u64;
+    let (mut image, mut tp, mut to) = (0, p, o);
+    let mut sum = 0;
+    for i in instances {
+        if i.image != image {
+            (image, tp, to) = (i.image, symmetry::apply(i.image, p), symmetry::apply(i.image, o));
+        }
+        let idx = B2T[_pext_u64(tp, i.mask) as usize] as usize + 2 * B2T[_pext_u64(to, i.mask) as usize] as usize;
+        sum += w[i.offset + idx] as i32;
+    }
+    sum
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pattern_set_has_46_distinct_instances() {
+        let f = Folding::new();
+        assert_eq!(f.instances.len(), 46);
+        // Each instance covers different squares from every other of its shape.
+        for (k, a) in f.instances.iter().enumerate() {
+            for b in &f.instances[k + 1..] {
+                if a.offset == b.offset {
+                    let cover = |i: &Instance| symmetry::apply(symmetry::inverse(i.image), i.mask);
+                    assert_ne!(cover(a), cover(b));
+                }
+            }
+        }
+    }
+}
