@@ -61,8 +61,6 @@ pub struct SolverConfig {
     pub busy_min: u32,
     /// At or above this many empties, enhanced transposition cutoff is tried.
     pub etc_min: u32,
-    /// Stability cutoff is tried when alpha is at least this high.
-    pub stability_alpha_min: i32,
     /// Selective passes (confidence %, ascending) run before the exact one when an ordering
     /// evaluation is given and the root has at least `selective_root_min` empties: ProbCut
     /// on a shallow evaluation search finds the likely score and fills the TT with good moves
@@ -85,7 +83,6 @@ impl Default for SolverConfig {
             eval_weight: 512,
             busy_min: 10,
             etc_min: 10,
-            stability_alpha_min: 0,
             selective_passes: &[50, 80, 95],
             selective_root_min: 20,
             probcut_min: 10,
@@ -455,7 +452,8 @@ macro_rules! endgame_impl {
                 ctx.nodes -= 1;
                 return -nws_mid(ctx, o, p, -alpha - 1, n);
             }
-            if alpha >= ctx.cfg.stability_alpha_min {
+            // Stable discs bound the score by 64 - 2 * stable(o), and o's disc count bounds those.
+            if 64 - 2 * o.count_ones() as i32 <= alpha {
                 let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
                 if bound <= alpha {
                     return bound;
