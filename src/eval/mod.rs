@@ -146,10 +146,15 @@ impl Evaluator {
 
     /// Side to move's score in 1/256 disc, unclamped.
     pub fn evaluate_fine(&self, b: &Board) -> i32 {
+        self.evaluate_fine_with_moves(b, bits::moves(b.player, b.opponent))
+    }
+
+    /// The same when the side to move's legal moves are known.
+    #[inline]
+    fn evaluate_fine_with_moves(&self, b: &Board, moves: u64) -> i32 {
         let w = &self.folded[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
         let patterns = self.pattern_sum(b, w);
-        let mobility =
-            bits::moves(b.player, b.opponent).count_ones() as i32 - bits::moves(b.opponent, b.player).count_ones() as i32;
+        let mobility = moves.count_ones() as i32 - bits::moves(b.opponent, b.player).count_ones() as i32;
         (patterns + mobility * w[MOBILITY] as i32 + w[BIAS] as i32) * (256 / SCALE)
     }
 
@@ -175,13 +180,21 @@ impl Evaluator {
 
     /// Side to move's score in discs, rounded and clamped to [-64, 64].
     pub fn evaluate(&self, b: &Board) -> i32 {
-        ((self.evaluate_fine(b) + 128).div_euclid(256)).clamp(-64, 64)
+        to_discs(self.evaluate_fine(b))
     }
+}
+
+fn to_discs(fine: i32) -> i32 {
+    ((fine + 128).div_euclid(256)).clamp(-64, 64)
 }
 
 impl OrderingEval for Evaluator {
     fn evaluate(&self, b: &Board) -> i32 {
         Evaluator::evaluate(self, b)
+    }
+
+    fn evaluate_with_moves(&self, b: &Board, moves: u64) -> i32 {
+        to_discs(self.evaluate_fine_with_moves(b, moves))
     }
 }
 

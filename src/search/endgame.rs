@@ -22,6 +22,10 @@ use std::time::Instant;
 /// far from the end. The midgame evaluation implements it.
 pub trait OrderingEval: Sync {
     fn evaluate(&self, b: &Board) -> i32;
+    /// The same when the caller already has the side to move's legal moves.
+    fn evaluate_with_moves(&self, b: &Board, _moves: u64) -> i32 {
+        self.evaluate(b)
+    }
 }
 
 /// Exact score or only win/loss/draw.
@@ -295,7 +299,12 @@ macro_rules! endgame_impl {
             match ctx.eval {
                 Some(e) if n >= ctx.cfg.eval_order_min => {
                     let d = (n - ctx.cfg.eval_order_min) / ctx.cfg.eval_depth_step;
-                    key -= eval_ab(e, np, no, -65, 65, d) * ctx.cfg.eval_weight;
+                    let v = if d == 0 && replies != 0 {
+                        e.evaluate_with_moves(&Board::new(np, no), replies)
+                    } else {
+                        eval_ab(e, np, no, -65, 65, d)
+                    };
+                    key -= v * ctx.cfg.eval_weight;
                 }
                 None if n >= MOBILITY_ORDER_MIN => key -= mobility_search(np, no, 3) * 256,
                 _ => {}
@@ -308,7 +317,7 @@ macro_rules! endgame_impl {
         fn eval_ab(e: &dyn OrderingEval, p: u64, o: u64, alpha: i32, beta: i32, depth: u32) -> i32 {
             let m = bits::moves(p, o);
             if depth == 0 {
-                return e.evaluate(&Board::new(p, o));
+                return e.evaluate_with_moves(&Board::new(p, o), m);
             }
             if m == 0 {
                 if bits::moves(o, p) == 0 {
