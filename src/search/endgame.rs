@@ -10,6 +10,7 @@ use super::busy::BusyTable;
 use super::endcut::EndCut;
 use super::kernel::Kernel;
 use super::mpc;
+use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
 use crate::board::stability::stable_discs;
@@ -156,8 +157,8 @@ const QUADRANTS: [u64; 4] = [
     0xF0F0_F0F0_0000_0000,
 ];
 const CORNERS: u64 = 0x8100_0000_0000_0081;
-/// A sorted move list: (ordering key, square, flips). 32 is more than any position's moves.
-type MoveList = [(i32, u8, u64); 32];
+/// A sorted move list: (ordering key, square, flips).
+type MoveList = Stack<(i32, u8, u64), 64>;
 const POT_WEIGHT: i32 = 256;
 /// Without an evaluation, a 3-ply mobility search orders moves from this many empties.
 const MOBILITY_ORDER_MIN: u32 = 18;
@@ -400,8 +401,8 @@ macro_rules! endgame_impl {
 
         /// Move list sorted best first: (key, square, flips).
         $(#[$attr])*
-        fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32, list: &mut MoveList) -> usize {
-            let mut len = 0;
+        fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32) -> MoveList {
+            let mut list = MoveList::new();
             for sq in Squares(moves) {
                 let f = bits::flips(p, o, sq);
                 let key = if Some(sq) == tt_move {
@@ -409,16 +410,9 @@ macro_rules! endgame_impl {
                 } else {
                     order_key(ctx, o ^ f, p ^ f ^ (1u64 << sq), n)
                 };
-                // Insertion keeps the list sorted by decreasing key.
-                let mut i = len;
-                while i > 0 && list[i - 1].0 < key {
-                    list[i] = list[i - 1];
-                    i -= 1;
-                }
-                list[i] = (key, sq as u8, f);
-                len += 1;
+                list.insert_sorted((key, sq as u8, f), |x, y| x.0 > y.0);
             }
-            len
+            list
         }
 
         /// Enhanced transposition cutoff: a child whose stored upper bound already proves
@@ -426,15 +420,14 @@ macro_rules! endgame_impl {
         $(#[$attr])*
         fn etc(ctx: &Ctx, p: u64, o: u64, moves: u64, alpha: i32, n: u32) -> Option<i32> {
             // All the children's buckets are requested first so their cache misses overlap.
-            let mut children = [Board::new(0, 0); 32];
-            let mut len = 0;
+            let mut children: Stack<Board, 64> = Stack::new();
             for sq in Squares(moves) {
                 let f = bits::flips(p, o, sq);
-                children[len] = Board::new(o ^ f, p ^ f ^ (1u64 << sq));
-                ctx.tt.prefetch(&children[len]);
-                len += 1;
+                let child = Board::new(o ^ f, p ^ f ^ (1u64 << sq));
+                ctx.tt.prefetch(&child);
+                children.push(child);
             }
-            for child in &children[..len] {
+            for child in children.as_slice() {
                 if let Some(h) = ctx.tt.probe(child)
                     && h.depth == n - 1
                     && h.selectivity >= ctx.selectivity
@@ -510,15 +503,14 @@ macro_rules! endgame_impl {
             {
                 return s;
             }
-            let mut list = [(0i32, 0u8, 0u64); 32];
-            let len = sorted_moves(ctx, p, o, moves, tt_move, n, &mut list);
+            let list = sorted_moves(ctx, p, o, moves, tt_move, n);
             let mut best = -65;
             let mut best_move = None;
             // Younger brothers another thread is searching are put off to a second pass.
             let busy = ctx.busy.filter(|_| n > ctx.cfg.busy_min);
-            let mut deferred = 0u32;
+            let mut deferred = 0u64;
             'passes: for pass in 0..2 {
-                for (i, &(_, sq, f)) in list[..len].iter().enumerate() {
+                for (i, &(_, sq, f)) in list.as_slice().iter().enumerate() {
                     if pass == 1 && deferred >> i & 1 == 0 {
                         continue;
                     }
@@ -572,14 +564,13 @@ macro_rules! endgame_impl {
             }
             let board = Board::new(p, o);
             let tt_move = ctx.tt.probe(&board).and_then(|h| h.best);
-            let mut list = [(0i32, 0u8, 0u64); 32];
-            let len = sorted_moves(ctx, p, o, moves, tt_move, n, &mut list);
+            let list = sorted_moves(ctx, p, o, moves, tt_move, n);
             let alpha0 = alpha;
             let mut alpha = alpha;
             let mut best = -65;
             let mut best_move = None;
             let mut child = Vec::new();
-            for (i, &(_, sq, f)) in list[..len].iter().enumerate() {
+            for (i, &(_, sq, f)) in list.as_slice().iter().enumerate() {
                 let sq = sq as usize;
                 let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
                 let mut s;

@@ -8,4 +8,5 @@ pub mod levels;
 pub mod midgame;
 pub mod mpc;
 pub mod request;
+pub mod stack;
 pub mod tt;
