@@ -401,8 +401,7 @@ macro_rules! endgame_impl {
 
         /// Move list sorted best first: (key, square, flips).
         $(#[$attr])*
-        fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32) -> MoveList {
-            let mut list = MoveList::new();
+        fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32, list: &mut MoveList) {
             for sq in Squares(moves) {
                 let f = bits::flips(p, o, sq);
                 let key = if Some(sq) == tt_move {
@@ -412,7 +411,6 @@ macro_rules! endgame_impl {
                 };
                 list.insert_sorted((key, sq as u8, f), |x, y| x.0 > y.0);
             }
-            list
         }
 
         /// Enhanced transposition cutoff: a child whose stored upper bound already proves
@@ -503,7 +501,8 @@ macro_rules! endgame_impl {
             {
                 return s;
             }
-            let list = sorted_moves(ctx, p, o, moves, tt_move, n);
+            let mut list = MoveList::new();
+            sorted_moves(ctx, p, o, moves, tt_move, n, &mut list);
             let mut best = -65;
             let mut best_move = None;
             // Younger brothers another thread is searching are put off to a second pass.
@@ -564,7 +563,8 @@ macro_rules! endgame_impl {
             }
             let board = Board::new(p, o);
             let tt_move = ctx.tt.probe(&board).and_then(|h| h.best);
-            let list = sorted_moves(ctx, p, o, moves, tt_move, n);
+            let mut list = MoveList::new();
+            sorted_moves(ctx, p, o, moves, tt_move, n, &mut list);
             let alpha0 = alpha;
             let mut alpha = alpha;
             let mut best = -65;
