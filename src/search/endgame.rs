@@ -165,8 +165,9 @@ const MOBILITY_ORDER_MIN: u32 = 18;
 
 /// Instantiates the solver's recursive functions, each carrying the given attributes
 /// (`#[target_feature]` for the fast copy). See `search::kernel`.
+/// `$moves4` gives the legal moves of four positions at once.
 macro_rules! endgame_impl {
-    ($(#[$attr:meta])*) => {
+    ($moves4:path; $(#[$attr:meta])*) => {
         use super::*;
 
         /// Squares with an odd number of empties in their quadrant come first.
@@ -291,8 +292,7 @@ macro_rules! endgame_impl {
         /// Fastest-first key of a move: fewest (corner-weighted) opponent replies first, then
         /// fewest empty squares next to our discs (the opponent's potential mobility).
         $(#[$attr])*
-        fn order_key(ctx: &Ctx, np: u64, no: u64, n: u32) -> i32 {
-            let replies = bits::moves(np, no);
+        fn order_key(ctx: &Ctx, np: u64, no: u64, replies: u64, n: u32) -> i32 {
             let mob = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
             let pot = (bits::adjacent(no) & !(np | no)).count_ones() as i32;
             let mut key = -mob * 1024 - pot * POT_WEIGHT;
@@ -402,14 +402,31 @@ macro_rules! endgame_impl {
         /// Move list sorted best first: (key, square, flips).
         $(#[$attr])*
         fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32, list: &mut MoveList) {
-            for sq in Squares(moves) {
-                let f = bits::flips(p, o, sq);
-                let key = if Some(sq) == tt_move {
-                    i32::MAX
-                } else {
-                    order_key(ctx, o ^ f, p ^ f ^ (1u64 << sq), n)
-                };
-                list.insert_sorted((key, sq as u8, f), |x, y| x.0 > y.0);
+            // Children in batches of four: their replies come from one (vectorised) call.
+            let mut squares = Squares(moves);
+            loop {
+                let (mut cp, mut co, mut sqs, mut fs) = ([0u64; 4], [0u64; 4], [0usize; 4], [0u64; 4]);
+                let mut k = 0;
+                for sq in squares.by_ref().take(4) {
+                    let f = bits::flips(p, o, sq);
+                    (cp[k], co[k], sqs[k], fs[k]) = (o ^ f, p ^ f ^ (1u64 << sq), sq, f);
+                    k += 1;
+                }
+                if k == 0 {
+                    break;
+                }
+                let replies = $moves4(&cp, &co);
+                for i in 0..k {
+                    let key = if Some(sqs[i]) == tt_move {
+                        i32::MAX
+                    } else {
+                        order_key(ctx, cp[i], co[i], replies[i], n)
+                    };
+                    list.insert_sorted((key, sqs[i] as u8, fs[i]), |x, y| x.0 > y.0);
+                }
+                if k < 4 {
+                    break;
+                }
             }
         }
 
@@ -657,13 +674,18 @@ macro_rules! endgame_impl {
 pub const EXACT: u32 = 100;
 
 mod portable {
-    endgame_impl!();
+    endgame_impl!(crate::board::bits::moves_x4;);
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86v3 {
-    // No AVX2 here on purpose: see `search::kernel`.
-    endgame_impl!(#[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]);
+    fn moves_x4(p: &[u64; 4], o: &[u64; 4]) -> [u64; 4] {
+        // SAFETY: this copy runs only where `Kernel::detect` found AVX2.
+        unsafe { crate::board::bits::moves_x4_avx2(p, o) }
+    }
+    // No AVX2 on the whole copy on purpose (see `search::kernel`); only the batched move
+    // generation of `moves_x4` uses it.
+    endgame_impl!(moves_x4; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]);
 }
 
 /// The solver: owns its TT; one solve at a time.
