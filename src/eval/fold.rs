@@ -4,18 +4,24 @@
 //! are symmetric themselves (a row reads the same squares backwards under a mirror), so
 //! several images cover the same squares. Summing those images' weights into one table
 //! entry per configuration leaves 46 distinct instances to read, with the exact same sum.
+//! Each instance is read straight off the board (no transformed copies): its squares are
+//! gathered in ascending order and a small table turns those bits into the base-3 index in
+//! the instance's own digit order.
 
-use super::patterns::{B2T, MASKS, OFFSETS, PATTERN_WEIGHTS, SHAPES, gather};
+use super::patterns::{OFFSETS, PATTERN_WEIGHTS, SHAPES, gather};
 use crate::board::symmetry;
 
-/// One distinct instance: a shape read through its mask on image `image` of the board; its
-/// table starts at `offset` in a stage's weights.
+/// One distinct instance: the squares it covers, where its digit table starts in
+/// `Folding::digits`, and where its weights start in a stage's weights.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Instance {
-    pub image: usize,
-    pub mask: u64,
+    pub cover: u64,
+    pub digits: usize,
     pub offset: usize,
 }
+
+/// Entries of one digit table: every subset of up to 10 squares.
+const DIGIT_TABLE: usize = 1024;
 
 /// The original-board squares image `s` reads for `shape`, in digit order.
 fn reading(shape: usize, s: usize) -> Vec<usize> {
@@ -48,14 +54,17 @@ fn perms(shape: usize, rep: usize, images: &[usize]) -> Vec<Vec<usize>> {
 /// `maps[shape][k][c]` is the index, in the shape's table, of configuration `c` (read on an
 /// instance's representative image) as the instance's k-th image reads it.
 pub struct Folding {
-    /// Sorted by image, so the board is transformed once per image.
     pub instances: Vec<Instance>,
+    /// Digit tables, `DIGIT_TABLE` entries each: bit k set = the instance's k-th square (in
+    /// ascending order) is occupied; the value is that configuration's base-3 index with 1s.
+    pub digits: Vec<u16>,
     maps: Vec<Vec<Vec<u32>>>,
 }
 
 impl Folding {
     pub fn new() -> Folding {
         let mut instances = Vec::new();
+        let mut digits: Vec<u16> = Vec::new();
         let mut maps = Vec::new();
         for shape in 0..SHAPES.len() {
             // Group the images by the set of squares they cover.
@@ -77,16 +86,24 @@ impl Folding {
                     .copied()
                     .find(|&r| perms(shape, r, images) == fold)
                     .unwrap_or(images[0]);
+                let table = digit_table(&reading(shape, rep));
+                // Instances that read their squares in the same order share a table.
+                let at = digits
+                    .chunks_exact(DIGIT_TABLE)
+                    .position(|t| t == table.as_slice())
+                    .unwrap_or_else(|| {
+                        digits.extend_from_slice(&table);
+                        digits.len() / DIGIT_TABLE - 1
+                    });
                 instances.push(Instance {
-                    image: rep,
-                    mask: MASKS[shape],
+                    cover: reading(shape, rep).iter().fold(0u64, |m, &sq| m | 1 << sq),
+                    digits: at * DIGIT_TABLE,
                     offset: OFFSETS[shape],
                 });
             }
             maps.push(fold.iter().map(|perm| permuted_indices(perm)).collect());
         }
-        instances.sort_by_key(|i| (i.image, i.offset));
-        Folding { instances, maps }
+        Folding { instances, digits, maps }
     }
 
     /// One stage's pattern tables folded (weights in the same units, same layout).
@@ -132,16 +149,30 @@ impl Default for Folding {
     }
 }
 
+/// `reading` lists an instance's squares in digit order; the table maps the occupancy bits of
+/// those squares, taken in ascending square order, to base-3 digits of 1 in digit order.
+fn digit_table(reading: &[usize]) -> Vec<u16> {
+    let mut ascending = reading.to_vec();
+    ascending.sort_unstable();
+    (0..DIGIT_TABLE)
+        .map(|bits| {
+            ascending
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| bits >> k & 1 != 0)
+                .map(|(_, sq)| 3u16.pow(reading.iter().position(|r| r == sq).unwrap_or(0) as u32))
+                .sum()
+        })
+        .collect()
+}
+
 /// Sum of the folded weights `w` (one stage) over the instances, portable version.
 #[inline(always)]
-pub fn sum_portable(p: u64, o: u64, instances: &[Instance], w: &[i16]) -> i32 {
-    let (mut image, mut tp, mut to) = (0, p, o);
+pub fn sum_portable(p: u64, o: u64, instances: &[Instance], digits: &[u16], w: &[i16]) -> i32 {
     let mut sum = 0;
     for i in instances {
-        if i.image != image {
-            (image, tp, to) = (i.image, symmetry::apply(i.image, p), symmetry::apply(i.image, o));
-        }
-        let idx = B2T[gather(tp, i.mask)] as usize + 2 * B2T[gather(to, i.mask)] as usize;
+        let t = &digits[i.digits..][..DIGIT_TABLE];
+        let idx = t[gather(p, i.cover) & 1023] as usize + 2 * t[gather(o, i.cover) & 1023] as usize;
         sum += w[i.offset + idx] as i32;
     }
     sum
@@ -153,15 +184,12 @@ pub fn sum_portable(p: u64, o: u64, instances: &[Instance], w: &[i16]) -> i32 {
 /// The CPU must support BMI2 (checked with `is_x86_feature_detected!`).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2,popcnt")]
-pub fn sum_bmi2(p: u64, o: u64, instances: &[Instance], w: &[i16]) -> i32 {
+pub fn sum_bmi2(p: u64, o: u64, instances: &[Instance], digits: &[u16], w: &[i16]) -> i32 {
     use std::arch::x86_64::_pext_u64;
-    let (mut image, mut tp, mut to) = (0, p, o);
     let mut sum = 0;
     for i in instances {
-        if i.image != image {
-            (image, tp, to) = (i.image, symmetry::apply(i.image, p), symmetry::apply(i.image, o));
-        }
-        let idx = B2T[_pext_u64(tp, i.mask) as usize] as usize + 2 * B2T[_pext_u64(to, i.mask) as usize] as usize;
+        let t = &digits[i.digits..][..DIGIT_TABLE];
+        let idx = t[_pext_u64(p, i.cover) as usize & 1023] as usize + 2 * t[_pext_u64(o, i.cover) as usize & 1023] as usize;
         sum += w[i.offset + idx] as i32;
     }
     sum
@@ -179,8 +207,7 @@ mod tests {
         for (k, a) in f.instances.iter().enumerate() {
             for b in &f.instances[k + 1..] {
                 if a.offset == b.offset {
-                    let cover = |i: &Instance| symmetry::apply(symmetry::inverse(i.image), i.mask);
-                    assert_ne!(cover(a), cover(b));
+                    assert_ne!(a.cover, b.cover);
                 }
             }
         }

@@ -73,6 +73,7 @@ pub struct Evaluator {
     /// The same, folded to the distinct instances (`fold`): what `evaluate` reads.
     folded: Vec<i16>,
     instances: Vec<fold::Instance>,
+    digits: Vec<u16>,
     bmi2: bool,
 }
 
@@ -92,6 +93,7 @@ impl Evaluator {
             weights,
             folded,
             instances: folding.instances,
+            digits: folding.digits,
             bmi2: has_bmi2(),
         }
     }
@@ -163,9 +165,9 @@ impl Evaluator {
         #[cfg(target_arch = "x86_64")]
         if self.bmi2 {
             // SAFETY: `bmi2` is true only when the CPU was detected to support BMI2.
-            return unsafe { fold::sum_bmi2(b.player, b.opponent, &self.instances, w) };
+            return unsafe { fold::sum_bmi2(b.player, b.opponent, &self.instances, &self.digits, w) };
         }
-        fold::sum_portable(b.player, b.opponent, &self.instances, w)
+        fold::sum_portable(b.player, b.opponent, &self.instances, &self.digits, w)
     }
 
     /// The same score from the unfolded weights, one term per instance as training sees it.
@@ -218,10 +220,13 @@ mod tests {
     #[test]
     fn folded_tables_give_the_unfolded_sum() {
         let e = Evaluator::embedded().expect("embedded weights");
+        let mut portable = e.clone();
+        portable.bmi2 = false;
         let mut seed = 31u64;
         for k in 0..300 {
             let b = crate::board::random_game(&mut seed, k % 56 + 4);
             assert_eq!(e.evaluate_fine(&b), e.evaluate_unfolded(&b), "{b:?}");
+            assert_eq!(portable.evaluate_fine(&b), e.evaluate_fine(&b), "{b:?}");
         }
     }
 

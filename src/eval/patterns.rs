@@ -81,7 +81,7 @@ pub const PATTERN_WEIGHTS: usize = OFFSETS[11];
 pub const INSTANCES: usize = 11 * 8;
 
 /// Binary digits (bit i) to the base-3 number with the same digits: 10-bit inputs.
-pub(super) static B2T: [u16; 1024] = {
+static B2T: [u16; 1024] = {
     let mut t = [0u16; 1024];
     let mut x = 0;
     while x < 1024 {
