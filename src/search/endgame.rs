@@ -89,7 +89,7 @@ impl Default for SolverConfig {
             busy_min: 10,
             etc_min: 10,
             selective_passes: &[50, 80, 95],
-            selective_root_min: 20,
+            selective_root_min: 22,
             probcut_min: 10,
             cut: EndCut::embedded(),
         }
