@@ -202,6 +202,10 @@ enum Command {
         max_empties: u32,
         #[arg(long, default_value_t = 8)]
         depth: u32,
+        /// Also write the measured positions with their exact scores here (a dataset that
+        /// later runs can measure without solving)
+        #[arg(long)]
+        save: Option<std::path::PathBuf>,
     },
     /// Match two engines (GTP or NBoard command lines) over an openings file, colours swapped.
     Match(MatchArgs),
@@ -610,12 +614,19 @@ fn main() -> ExitCode {
             min_empties,
             max_empties,
             depth,
+            save,
         }) => {
             let Some(records) = read_records(&data, "eval-mae") else {
                 return ExitCode::from(2);
             };
             let picked = evalmae::pick(&records, min_empties..=max_empties, positions);
             let r = evalmae::measure(&picked, depth, eval, true);
+            if let Some(path) = save
+                && let Err(e) = std::fs::write(&path, evalmae::format_records(&r.solved))
+            {
+                eprintln!("eval-mae: cannot write {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
             println!(
                 "{} held-out positions at {min_empties}-{max_empties} empties: static evaluation MAE {:.2} discs, depth-{depth} search MAE {:.2} discs",
                 r.positions, r.static_mae, r.search_mae

@@ -66,7 +66,7 @@ impl Folding {
         let mut instances = Vec::new();
         let mut digits: Vec<u16> = Vec::new();
         let mut maps = Vec::new();
-        for shape in 0..SHAPES.len() {
+        for (shape, &offset) in OFFSETS[..SHAPES.len()].iter().enumerate() {
             // Group the images by the set of squares they cover.
             let mut groups: Vec<(u64, Vec<usize>)> = Vec::new();
             for s in 0..8 {
@@ -98,7 +98,7 @@ impl Folding {
                 instances.push(Instance {
                     cover: reading(shape, rep).iter().fold(0u64, |m, &sq| m | 1 << sq),
                     digits: at * DIGIT_TABLE,
-                    offset: OFFSETS[shape],
+                    offset,
                 });
             }
             maps.push(fold.iter().map(|perm| permuted_indices(perm)).collect());

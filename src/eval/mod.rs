@@ -14,10 +14,15 @@ use crate::search::endgame::OrderingEval;
 use patterns::{INSTANCES, PATTERN_WEIGHTS};
 pub use weights::EvalError;
 
-/// Weights per stage: the pattern tables, then the mobility weight, then the bias.
-pub const STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 2;
+/// Weights per stage: the pattern tables, then the mobility weight, the bias, and the parity
+/// weight (added when the number of empty squares is odd: the side to move then expects the
+/// last move; without it the evaluation was off by about a disc, alternating with parity).
+pub const STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 3;
 pub const MOBILITY: usize = PATTERN_WEIGHTS;
 pub const BIAS: usize = PATTERN_WEIGHTS + 1;
+pub const PARITY: usize = PATTERN_WEIGHTS + 2;
+/// Weights per stage of pattern set 1 (no parity term), still read.
+const SET1_STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 2;
 /// Weights are stored in 1/SCALE disc.
 pub const SCALE: i32 = 64;
 /// Stages by empties: stage = min(empties, 59) / STAGE_WIDTH.
@@ -30,10 +35,12 @@ pub fn stage(empties: u32) -> usize {
     (empties.min(59) / STAGE_WIDTH) as usize
 }
 
-/// Feature indices of a board (pattern instances) and its mobility difference.
+/// Feature indices of a board (pattern instances), its mobility difference and parity.
 pub struct Features {
     pub indices: [u32; INSTANCES],
     pub mobility: i32,
+    /// 1 when the number of empty squares is odd.
+    pub parity: i32,
 }
 
 /// Computes the features with the fastest routine this CPU has.
@@ -52,7 +59,11 @@ pub fn features(b: &Board, bmi2: bool) -> Features {
         patterns::indices_portable(b.player, b.opponent, &mut indices);
     }
     let mobility = bits::moves(b.player, b.opponent).count_ones() as i32 - bits::moves(b.opponent, b.player).count_ones() as i32;
-    Features { indices, mobility }
+    Features {
+        indices,
+        mobility,
+        parity: (b.empty_count() & 1) as i32,
+    }
 }
 
 pub fn has_bmi2() -> bool {
@@ -113,7 +124,11 @@ impl Evaluator {
     }
 
     fn decode(bytes: &[u8], name: &str) -> Result<Evaluator, EvalError> {
-        let (stages, w) = weights::decode(bytes, name, STAGE_WEIGHTS as u32)?;
+        let (set, stages, w) = weights::decode(bytes, name, |set| match set {
+            1 => Some(SET1_STAGE_WEIGHTS as u32),
+            weights::PATTERN_SET => Some(STAGE_WEIGHTS as u32),
+            _ => None,
+        })?;
         if stages as usize != STAGES {
             return Err(EvalError {
                 file: name.to_string(),
@@ -123,6 +138,14 @@ impl Evaluator {
                 },
             });
         }
+        // Set 1 files (before the parity term) read with a parity weight of zero.
+        let w = if set == 1 {
+            w.chunks_exact(SET1_STAGE_WEIGHTS)
+                .flat_map(|s| s.iter().copied().chain([0]))
+                .collect()
+        } else {
+            w
+        };
         Ok(Evaluator::from_weights(w))
     }
 
@@ -154,10 +177,12 @@ impl Evaluator {
     /// The same when the side to move's legal moves are known.
     #[inline]
     fn evaluate_fine_with_moves(&self, b: &Board, moves: u64) -> i32 {
-        let w = &self.folded[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
+        let empties = b.empty_count();
+        let w = &self.folded[stage(empties) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
         let patterns = self.pattern_sum(b, w);
         let mobility = moves.count_ones() as i32 - bits::moves(b.opponent, b.player).count_ones() as i32;
-        (patterns + mobility * w[MOBILITY] as i32 + w[BIAS] as i32) * (256 / SCALE)
+        let parity = (empties & 1) as i32 * w[PARITY] as i32;
+        (patterns + mobility * w[MOBILITY] as i32 + w[BIAS] as i32 + parity) * (256 / SCALE)
     }
 
     #[inline]
@@ -175,8 +200,10 @@ impl Evaluator {
     fn evaluate_unfolded(&self, b: &Board) -> i32 {
         let f = features(b, self.bmi2);
         let w = &self.weights[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
-        let sum: i32 =
-            f.indices.iter().map(|&i| w[i as usize] as i32).sum::<i32>() + f.mobility * w[MOBILITY] as i32 + w[BIAS] as i32;
+        let sum: i32 = f.indices.iter().map(|&i| w[i as usize] as i32).sum::<i32>()
+            + f.mobility * w[MOBILITY] as i32
+            + w[BIAS] as i32
+            + f.parity * w[PARITY] as i32;
         sum * (256 / SCALE)
     }
 
@@ -228,6 +255,28 @@ mod tests {
             assert_eq!(e.evaluate_fine(&b), e.evaluate_unfolded(&b), "{b:?}");
             assert_eq!(portable.evaluate_fine(&b), e.evaluate_fine(&b), "{b:?}");
         }
+    }
+
+    /// A pattern-set-1 file (no parity term) loads, evaluating as before with parity 0.
+    #[test]
+    fn set_one_files_load_with_zero_parity() {
+        let e = Evaluator::embedded().expect("embedded weights");
+        let old: Vec<i16> = e
+            .weights
+            .chunks_exact(STAGE_WEIGHTS)
+            .flat_map(|s| s[..SET1_STAGE_WEIGHTS].iter().copied())
+            .collect();
+        let mut bytes = weights::encode(STAGES as u32, SET1_STAGE_WEIGHTS as u32, &old);
+        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        let n = bytes.len() - 4;
+        let sum = weights::fnv1a(&bytes[..n]);
+        bytes[n..].copy_from_slice(&sum.to_le_bytes());
+        let loaded = Evaluator::decode(&bytes, "set1.bin").expect("set 1 decodes");
+        let mut zeroed = e.weights.clone();
+        for s in zeroed.chunks_exact_mut(STAGE_WEIGHTS) {
+            s[PARITY] = 0;
+        }
+        assert_eq!(loaded.weights, zeroed);
     }
 
     #[test]

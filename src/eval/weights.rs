@@ -5,8 +5,9 @@ use std::fmt;
 
 pub const MAGIC: &[u8; 4] = b"OXEV";
 pub const VERSION: u32 = 1;
-/// Identifies `patterns::SHAPES` plus the mobility and bias terms; bumped when they change.
-pub const PATTERN_SET: u32 = 1;
+/// Identifies `patterns::SHAPES` plus the extra terms; bumped when they change. Set 1 had
+/// mobility and bias; set 2 adds the parity term.
+pub const PATTERN_SET: u32 = 2;
 const HEADER: usize = 20;
 /// Largest weight magnitude accepted (128 discs): the evaluation sums up to four weights into
 /// one i16 table entry (`eval::fold`).
@@ -73,8 +74,12 @@ pub fn encode(stages: u32, per_stage: u32, weights: &[i16]) -> Vec<u8> {
     out
 }
 
-/// Decodes and checks a weights file; `expected_per_stage` is this build's layout.
-pub fn decode(bytes: &[u8], file: &str, expected_per_stage: u32) -> Result<(u32, Vec<i16>), EvalError> {
+/// A decoded file: pattern set, stage count, weights.
+pub type Decoded = (u32, u32, Vec<i16>);
+
+/// Decodes and checks a weights file. `per_stage(set)` is the number of weights per stage this
+/// build reads for pattern set `set` (None: a set it does not read).
+pub fn decode(bytes: &[u8], file: &str, per_stage_of: impl Fn(u32) -> Option<u32>) -> Result<Decoded, EvalError> {
     let err = |problem| EvalError {
         file: file.to_string(),
         problem,
@@ -93,9 +98,9 @@ pub fn decode(bytes: &[u8], file: &str, expected_per_stage: u32) -> Result<(u32,
     if version != VERSION {
         return Err(err(WeightsProblem::Version(version)));
     }
-    if set != PATTERN_SET {
+    let Some(expected_per_stage) = per_stage_of(set) else {
         return Err(err(WeightsProblem::PatternSet(set)));
-    }
+    };
     if per_stage != expected_per_stage || stages == 0 || stages > 64 {
         return Err(err(WeightsProblem::Shape { stages, per_stage }));
     }
@@ -119,7 +124,7 @@ pub fn decode(bytes: &[u8], file: &str, expected_per_stage: u32) -> Result<(u32,
     if let Some((index, &value)) = weights.iter().enumerate().find(|(_, w)| w.abs() > MAX_WEIGHT) {
         return Err(err(WeightsProblem::Range { index, value }));
     }
-    Ok((stages, weights))
+    Ok((set, stages, weights))
 }
 
 #[cfg(test)]
@@ -130,8 +135,8 @@ mod tests {
     fn round_trip_and_every_corruption() {
         let w: Vec<i16> = (0..30).map(|i| i * 7 - 100).collect();
         let bytes = encode(3, 10, &w);
-        assert_eq!(decode(&bytes, "f", 10), Ok((3, w.clone())));
-        let p = |b: &[u8]| decode(b, "f", 10).map_err(|e| e.problem);
+        assert_eq!(decode(&bytes, "f", |_| Some(10)), Ok((PATTERN_SET, 3, w.clone())));
+        let p = |b: &[u8]| decode(b, "f", |_| Some(10)).map_err(|e| e.problem);
         assert!(matches!(p(&bytes[..bytes.len() - 1]), Err(WeightsProblem::Truncated { .. })));
         assert!(matches!(p(&bytes[..10]), Err(WeightsProblem::Truncated { .. })));
         let mut bad = bytes.clone();
@@ -144,7 +149,7 @@ mod tests {
         bad[30] ^= 1;
         assert!(matches!(p(&bad), Err(WeightsProblem::Checksum { .. })));
         assert!(matches!(
-            decode(&bytes, "f", 11).map_err(|e| e.problem),
+            decode(&bytes, "f", |_| Some(11)).map_err(|e| e.problem),
             Err(WeightsProblem::Shape { .. })
         ));
         let mut big = w.clone();
@@ -157,7 +162,11 @@ mod tests {
                 value: MAX_WEIGHT + 1
             })
         );
-        let e = decode(&bad, "params/eval.bin", 10).expect_err("corrupt");
+        assert_eq!(
+            decode(&bytes, "f", |_| None).map_err(|e| e.problem),
+            Err(WeightsProblem::PatternSet(PATTERN_SET))
+        );
+        let e = decode(&bad, "params/eval.bin", |_| Some(10)).expect_err("corrupt");
         assert!(e.to_string().starts_with("params/eval.bin: checksum mismatch"));
     }
 }

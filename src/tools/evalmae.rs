@@ -1,7 +1,11 @@
 //! `oxello eval-mae`: accuracy of the evaluation against exact scores. Positions at the given
 //! empties are taken from held-out games (game number ≡ 9 mod 10, never trained on), solved
-//! exactly, and compared with the static evaluation and with a fixed-depth search.
+//! exactly (unless their record is already an exact label), and compared with the static
+//! evaluation and with a fixed-depth search. The solved positions can be saved as exact
+//! records, so later runs (other weights) measure the same set without solving it again.
 
+use crate::board::notation::format_position;
+use crate::board::{Color, Position};
 use crate::eval::dataset::Record;
 use crate::search::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
 use crate::search::midgame::Searcher;
@@ -12,6 +16,8 @@ pub struct MaeReport {
     pub positions: usize,
     pub static_mae: f64,
     pub search_mae: f64,
+    /// The positions with their exact scores, as exact-labelled records.
+    pub solved: Vec<Record>,
 }
 
 /// Up to `count` held-out positions with empties in `range`, spread over the range.
@@ -38,20 +44,25 @@ pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progre
     let mut solver = Solver::new(64);
     let mut searcher = Searcher::new(64);
     let (mut s_err, mut d_err) = (0.0, 0.0);
+    let mut solved = Vec::new();
     for (i, r) in positions.iter().enumerate() {
-        solver.tt.clear();
-        let exact = solver
-            .solve_with(
-                &r.board,
-                &SolveParams {
-                    mode: SolveMode::Exact,
-                    guess: eval.evaluate(&r.board),
-                    eval: Some(eval),
-                    deadline: None,
-                },
-                &stop,
-            )
-            .score;
+        let exact = if r.exact {
+            r.score as i32
+        } else {
+            solver.tt.clear();
+            let params = SolveParams {
+                mode: SolveMode::Exact,
+                guess: eval.evaluate(&r.board),
+                eval: Some(eval),
+                deadline: None,
+            };
+            solver.solve_with(&r.board, &params, &stop).score
+        };
+        solved.push(Record {
+            score: exact as i8,
+            exact: true,
+            ..*r
+        });
         searcher.clear();
         let req = SearchRequest::fixed_depth(r.board, depth);
         let searched = searcher.run(&req, eval, &stop, &mut |_| {}).score;
@@ -69,5 +80,21 @@ pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progre
         positions: positions.len(),
         static_mae: s_err / n,
         search_mae: d_err / n,
+        solved,
     }
+}
+
+/// Records as dataset text (`# game N` blocks, side to move written as X), readable by
+/// `dataset::parse`.
+pub fn format_records(records: &[Record]) -> String {
+    let mut out = String::new();
+    for r in records {
+        let pos = Position {
+            board: r.board,
+            to_move: Color::Black,
+        };
+        let kind = if r.exact { "exact" } else { "game" };
+        out.push_str(&format!("# game {}\n{} {} {kind}\n", r.game, format_position(&pos), r.score));
+    }
+    out
 }

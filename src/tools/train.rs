@@ -8,7 +8,7 @@
 use crate::eval::dataset::Record;
 use crate::eval::patterns::INSTANCES;
 use crate::eval::weights::MAX_WEIGHT;
-use crate::eval::{self, BIAS, Evaluator, Features, MOBILITY, SCALE, STAGE_WEIGHTS, STAGES};
+use crate::eval::{self, BIAS, Evaluator, Features, MOBILITY, PARITY, SCALE, STAGE_WEIGHTS, STAGES};
 
 pub struct TrainOptions {
     pub epochs: usize,
@@ -34,6 +34,7 @@ pub struct StageReport {
 struct Sample {
     indices: [u32; INSTANCES],
     mobility: f32,
+    parity: f32,
     target: f32,
 }
 
@@ -41,12 +42,13 @@ fn to_sample(f: Features, target: i8) -> Sample {
     Sample {
         indices: f.indices,
         mobility: f.mobility as f32,
+        parity: f.parity as f32,
         target: target as f32,
     }
 }
 
 fn predict(w: &[f32], s: &Sample) -> f32 {
-    s.indices.iter().map(|&i| w[i as usize]).sum::<f32>() + s.mobility * w[MOBILITY] + w[BIAS]
+    s.indices.iter().map(|&i| w[i as usize]).sum::<f32>() + s.mobility * w[MOBILITY] + w[BIAS] + s.parity * w[PARITY]
 }
 
 fn mae(w: &[f32], samples: &[Sample]) -> f64 {
@@ -93,6 +95,7 @@ fn train_stage(stage: usize, train: &[Sample], hold: &[Sample], opts: &TrainOpti
             }
             step(MOBILITY, err * s.mobility);
             step(BIAS, err);
+            step(PARITY, err * s.parity);
         }
         let e = mae(&w, hold);
         if e < best.0 || best.0.is_nan() {
