@@ -3,8 +3,10 @@
 //! The search is written once (as a macro body) and instantiated twice: a portable copy and,
 //! on x86-64, a copy whose functions carry `#[target_feature]` for the x86-64-v3 extensions.
 //! The endgame copy leaves AVX2 out: with it the compiler vectorises the eight flip rays, which
-//! measured 16 % slower than the scalar LZCNT/BLSI code (FFO #20-#38); perft, bound by the
-//! move generator, keeps AVX2 (0.50 s -> 0.35 s for perft 11).
+//! measured 16 % slower than the scalar LZCNT/BLSI code (FFO #20-#38; again 6 % slower after
+//! this session's changes). Only its move ordering calls one hand-written AVX2 routine, the
+//! legal moves of four children at once (`bits::moves_x4_avx2`, 3 % on FFO #20-#39); perft,
+//! bound by the move generator, keeps AVX2 (0.50 s -> 0.35 s for perft 11).
 //! The bit routines of `board::bits` inline into either copy. The choice is made at run time
 //! with `is_x86_feature_detected!`, so one binary runs on every x86-64 and uses the fast
 //! instructions where they exist.
