@@ -12,6 +12,7 @@ use oxello::eval::Evaluator;
 use oxello::eval::bootstrap::BootstrapEval;
 use oxello::perft::{PassPolicy, perft};
 use oxello::protocol::io::{Output, ProtocolKind};
+use oxello::search::endcut::EndCut;
 use oxello::search::endgame::OrderingEval;
 use oxello::search::endgame::SolveMode;
 use oxello::search::kernel::Kernel;
@@ -423,6 +424,19 @@ fn load_mpc(params: Option<&std::path::Path>) -> Result<MpcTable, String> {
     }
 }
 
+/// `--params DIR/endcut.txt`, when present, replaces the embedded endgame ProbCut model (it
+/// belongs to the weights in the same directory).
+fn install_endcut(params: Option<&std::path::Path>) -> Result<(), String> {
+    let Some(path) = params.map(|d| d.join("endcut.txt")).filter(|p| p.exists()) else {
+        return Ok(());
+    };
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+    let model = EndCut::parse(&text, &name).map_err(|e| e.to_string())?;
+    EndCut::install(model);
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let mut cli = Cli::parse();
     let level = match cli.verbose {
@@ -434,6 +448,10 @@ fn main() -> ExitCode {
         .filter_level(level)
         .target(env_logger::Target::Stderr)
         .init();
+    if let Err(e) = install_endcut(cli.params.as_deref()) {
+        eprintln!("oxello: {e}");
+        return ExitCode::from(2);
+    }
     let eval = match load_eval(cli.params.as_deref(), cli.bootstrap_eval) {
         Ok(e) => e,
         Err(e) => {

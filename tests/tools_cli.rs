@@ -158,3 +158,12 @@ fn bad_weights_file_is_a_clear_error() {
     assert_eq!(code, 2);
     assert!(err.contains("eval.bin") && err.contains("truncated"), "{err}");
 }
+
+#[test]
+fn bad_endcut_file_is_a_clear_error() {
+    let dir = temp_dir("badendcut");
+    std::fs::write(dir.join("endcut.txt"), "20 20 60 2 x 0 1 0.9 10\n").expect("write");
+    let (code, _, err) = run(&["--params", dir.to_str().expect("utf-8"), "bench", "--depth", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("endcut.txt"), "{err}");
+}

@@ -47,6 +47,7 @@ pub struct EndCut {
 }
 
 const EMBEDDED: &str = include_str!("../../params/endcut.txt");
+static ACTIVE: OnceLock<EndCut> = OnceLock::new();
 
 impl EndCut {
     /// No forward pruning anywhere.
@@ -72,10 +73,16 @@ impl EndCut {
         MpcTable::parse(text, file).map(|t| EndCut::from_table(&t))
     }
 
-    /// The shipped model; if it failed to parse (a test guards against that) ProbCut is off.
-    pub fn embedded() -> &'static EndCut {
-        static CUT: OnceLock<EndCut> = OnceLock::new();
-        CUT.get_or_init(|| EndCut::parse(EMBEDDED, "params/endcut.txt (embedded)").unwrap_or(EndCut::NONE))
+    /// The model in use: the one `install`ed (`--params DIR/endcut.txt`), else the shipped one;
+    /// if that failed to parse (a test guards against that) ProbCut is off.
+    pub fn active() -> &'static EndCut {
+        ACTIVE.get_or_init(|| EndCut::parse(EMBEDDED, "params/endcut.txt (embedded)").unwrap_or(EndCut::NONE))
+    }
+
+    /// Makes `model` the active one for the rest of the process (the program does this at
+    /// start-up, before any solve). False when a model was already in use.
+    pub fn install(model: EndCut) -> bool {
+        ACTIVE.set(model).is_ok()
     }
 
     #[inline]

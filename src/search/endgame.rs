@@ -91,7 +91,7 @@ impl Default for SolverConfig {
             selective_passes: &[50, 80, 95],
             selective_root_min: 22,
             probcut_min: 10,
-            cut: EndCut::embedded(),
+            cut: EndCut::active(),
         }
     }
 }
