@@ -6,6 +6,7 @@ use super::busy::BusyTable;
 use super::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
 use super::mpc::{self, MpcTable, TO_END};
 use super::request::{DepthKind, Driver, Pruning, SearchInfo, SearchRequest, SearchResult};
+use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
 use crate::board::{Board, Square};
@@ -20,6 +21,8 @@ const INF: i32 = 65;
 const ASPIRATION: i32 = 3;
 /// At this remaining depth and above, moves are ordered by a shallow search.
 const SHALLOW_ORDER_DEPTH: u32 = 5;
+/// Ordered moves: (key, square, child position).
+type Ordered = Stack<(i32, usize, Board), 64>;
 /// Nodes between two checks of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 4096;
 /// ProbCut check searches may themselves use ProbCut only this many levels deep.
@@ -276,30 +279,24 @@ impl<'a> Run<'a> {
 
     /// Moves of `b` ordered best first: TT move, then by a shallow search (deep nodes) or the
     /// evaluation of the child, with fewer opponent replies breaking ties.
-    fn ordered_moves(&mut self, b: &Board, moves: u64, depth: u32, tt_move: Option<usize>) -> Vec<(i32, usize, Board)> {
-        let mut list: Vec<(i32, usize, Board)> = Squares(moves)
-            .map(|sq| {
-                let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
-                (0, sq, child)
-            })
-            .collect();
-        for item in list.iter_mut() {
-            let child = &item.2;
-            item.0 = if Some(item.1) == tt_move {
+    fn ordered_moves(&mut self, b: &Board, moves: u64, depth: u32, tt_move: Option<usize>, list: &mut Ordered) {
+        for sq in Squares(moves) {
+            let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
+            let replies = child.moves();
+            let key = if Some(sq) == tt_move {
                 i32::MAX
             } else if depth >= 2 {
                 let value = if depth >= SHALLOW_ORDER_DEPTH {
-                    -self.pvs(child, -INF, INF, (depth - 3) / 2, &mut Vec::new())
+                    -self.pvs(&child, -INF, INF, (depth - 3) / 2, &mut Vec::new())
                 } else {
-                    -self.evaluate(child)
+                    -self.eval.evaluate_with_moves(&child, replies).clamp(-64, 64)
                 };
-                value * 64 - child.moves().count_ones() as i32
+                value * 64 - replies.count_ones() as i32
             } else {
-                -(child.moves().count_ones() as i32)
+                -(replies.count_ones() as i32)
             };
+            list.insert_sorted((key, sq, child), |x, y| x.0 > y.0);
         }
-        list.sort_by_key(|item| std::cmp::Reverse(item.0));
-        list
     }
 
     /// Null-window search: is the value of `b` (side to move) above `alpha`? Fail-soft.
@@ -388,11 +385,12 @@ impl<'a> Run<'a> {
             }
         } else {
             let width = self.nbest.unwrap_or(usize::MAX);
-            let list = self.ordered_moves(b, moves, depth, tt_move);
+            let mut list = Ordered::new();
+            self.ordered_moves(b, moves, depth, tt_move, &mut list);
             // Younger brothers another thread is searching are put off to the end.
             let busy = self.busy.filter(|_| depth > BUSY_MIN_DEPTH);
             let mut deferred = Vec::new();
-            for (i, (_, sq, child)) in list.into_iter().take(width).enumerate() {
+            for (i, &(_, sq, child)) in list.as_slice().iter().take(width).enumerate() {
                 if i > 0 && busy.is_some_and(|t| t.is_busy(BusyTable::key(&child))) {
                     deferred.push((sq, child));
                     continue;
@@ -482,7 +480,9 @@ impl<'a> Run<'a> {
         let mut best = -INF;
         let mut best_move = None;
         let mut child_pv = Vec::new();
-        for (i, (_, sq, child)) in self.ordered_moves(b, moves, depth.max(2), tt_move).into_iter().enumerate() {
+        let mut list = Ordered::new();
+        self.ordered_moves(b, moves, depth.max(2), tt_move, &mut list);
+        for (i, &(_, sq, child)) in list.as_slice().iter().enumerate() {
             let mut s;
             if i == 0 {
                 s = -self.pvs(&child, -beta, -alpha, depth - 1, &mut child_pv);
@@ -647,7 +647,9 @@ impl<'a> Run<'a> {
             }
             if pv.is_empty() {
                 // Only an aborted first iteration can end without a line: take the best-ordered move.
-                let first = self.ordered_moves(b, b.moves(), 1, None).first().map(|m| m.1).unwrap_or(0);
+                let mut list = Ordered::new();
+                self.ordered_moves(b, b.moves(), 1, None, &mut list);
+                let first = list.as_slice().first().map_or(0, |m| m.1);
                 pv.push(Square::At(first as u8));
             }
             guess = score;
