@@ -80,7 +80,7 @@ impl Folding {
             // images relate to it as the identity's relate to the identity, so one folded
             // table serves all.
             let fold = perms(shape, 0, &groups[0].1);
-            for (_, images) in &groups {
+            for &(cover, ref images) in &groups {
                 let rep = images
                     .iter()
                     .copied()
@@ -96,7 +96,7 @@ impl Folding {
                         digits.len() / DIGIT_TABLE - 1
                     });
                 instances.push(Instance {
-                    cover: reading(shape, rep).iter().fold(0u64, |m, &sq| m | 1 << sq),
+                    cover,
                     digits: at * DIGIT_TABLE,
                     offset,
                 });

@@ -199,11 +199,13 @@ macro_rules! endgame_impl {
             if d > 0 { d + 1 } else { d - 1 }
         }
 
-        /// Null-window search with the two empty squares `x1`, `x2` (no parity to order by).
+        /// Null-window search with the two empty squares of `empties` (no parity to order by).
         /// Fail-soft as `nws_shallow`.
         $(#[$attr])*
-        fn solve_2(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, x1: usize, x2: usize) -> i32 {
+        fn solve_2(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, empties: u64) -> i32 {
             ctx.nodes += 1;
+            let x1 = empties.trailing_zeros() as usize;
+            let x2 = (empties & (empties - 1)).trailing_zeros() as usize;
             let mut best = -65;
             if NEIGHBOURS[x1] & o != 0 {
                 let f = bits::flips(p, o, x1);
@@ -265,8 +267,7 @@ macro_rules! endgame_impl {
                     let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
                     let rest = empties ^ (1u64 << sq);
                     let s = if n == 3 {
-                        let x1 = rest.trailing_zeros() as usize;
-                        -solve_2(ctx, np, no, -alpha - 1, x1, (rest & (rest - 1)).trailing_zeros() as usize)
+                        -solve_2(ctx, np, no, -alpha - 1, rest)
                     } else {
                         -nws_shallow(ctx, np, no, -alpha - 1, rest, n - 1)
                     };
@@ -390,10 +391,7 @@ macro_rules! endgame_impl {
                     let sq = (!(p | o)).trailing_zeros() as usize;
                     solve_1(ctx, p, sq)
                 }
-                2 => {
-                    let e = !(p | o);
-                    solve_2(ctx, p, o, alpha, e.trailing_zeros() as usize, (e & (e - 1)).trailing_zeros() as usize)
-                }
+                2 => solve_2(ctx, p, o, alpha, !(p | o)),
                 n if n <= ctx.cfg.shallow_max => nws_shallow(ctx, p, o, alpha, !(p | o), n),
                 n => nws_mid(ctx, p, o, alpha, n),
             }

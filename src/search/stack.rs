@@ -48,16 +48,6 @@ impl<T: Copy, const N: usize> Stack<T, N> {
         // `MaybeUninit<T>` has the layout of `T`.
         unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast::<T>(), self.len) }
     }
-
-    #[inline(always)]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline(always)]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
 }
 
 impl<T: Copy, const N: usize> Default for Stack<T, N> {
@@ -78,10 +68,10 @@ mod tests {
         }
         assert_eq!(s.as_slice(), &[9, 7, 3, 1]);
         let mut p: Stack<u8, 2> = Stack::default();
-        assert!(p.is_empty());
+        assert!(p.as_slice().is_empty());
         p.push(1);
         p.push(2);
         p.push(3);
-        assert_eq!((p.len(), p.as_slice()), (2, &[1u8, 2][..]));
+        assert_eq!((p.as_slice().len(), p.as_slice()), (2, &[1u8, 2][..]));
     }
 }
