@@ -4,11 +4,7 @@
 use std::path::{Path, PathBuf};
 
 fn ffo(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("shared")
-        .join("ffo")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests").join("ffo").join(name)
 }
 
 mod common;
