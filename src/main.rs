@@ -140,22 +140,27 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// Fit the evaluation weights on self-play records (least squares, Adam).
+    /// Fit the evaluation weights on self-play records (ridge least squares by conjugate gradients, then a Huber refinement).
     Train {
         #[arg(long, required = true, num_args = 1..)]
         data: Vec<std::path::PathBuf>,
         #[arg(long, default_value = "params/eval.bin")]
         out: std::path::PathBuf,
-        #[arg(long, default_value_t = 12)]
-        epochs: usize,
-        #[arg(long, default_value_t = 0.005)]
-        lr: f32,
-        #[arg(long, default_value_t = 0.0)]
-        l2: f32,
+        /// Conjugate-gradient iterations of the least-squares fit.
+        #[arg(long, default_value_t = 100)]
+        iterations: usize,
+        /// Ridge strength (pulls rarely seen pattern configurations towards zero).
+        #[arg(long, default_value_t = 10.0)]
+        ridge: f32,
+        /// Huber threshold in discs for the reweighted rounds (0: plain least squares).
+        #[arg(long, default_value_t = 4.0)]
+        huber: f32,
+        #[arg(long, default_value_t = 2)]
+        huber_rounds: usize,
         #[arg(long, default_value_t = 2)]
         threads: usize,
         /// Records also train the stages within this many empties of their own.
-        #[arg(long, default_value_t = 6)]
+        #[arg(long, default_value_t = 2)]
         share: u32,
         /// Start from the selected weights (embedded or `--params`) instead of zeros, so new
         /// data refines what earlier rounds learned without their datasets.
@@ -236,6 +241,12 @@ enum Command {
         threads: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Also solve and record the moves not played, for children with empties from
+        /// --sibling-min to --sibling-max (exact labels off the game line; 0 0: off).
+        #[arg(long, default_value_t = 0)]
+        sibling_min: u32,
+        #[arg(long, default_value_t = 0)]
+        sibling_max: u32,
     },
 }
 
@@ -490,6 +501,8 @@ fn main() -> ExitCode {
             exact,
             threads,
             seed,
+            sibling_min,
+            sibling_max,
         }) => {
             let opts = oxello::tools::selfplay::SelfplayOptions {
                 games,
@@ -500,6 +513,7 @@ fn main() -> ExitCode {
                 threads,
                 seed,
                 hash_mb: 16,
+                siblings: sibling_min..=sibling_max,
             };
             if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
                 let _ = std::fs::create_dir_all(dir);
@@ -576,9 +590,10 @@ fn main() -> ExitCode {
         Some(Command::Train {
             data,
             out,
-            epochs,
-            lr,
-            l2,
+            iterations,
+            ridge,
+            huber,
+            huber_rounds,
             threads,
             share,
             warm_start,
@@ -598,9 +613,10 @@ fn main() -> ExitCode {
                 &data,
                 &out,
                 &train::TrainOptions {
-                    epochs,
-                    learning_rate: lr,
-                    l2,
+                    iterations,
+                    ridge,
+                    huber,
+                    huber_rounds,
                     threads,
                     share,
                     init,

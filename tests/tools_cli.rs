@@ -29,6 +29,10 @@ fn selfplay_train_fit_mpc_pipeline() {
         "12",
         "--threads",
         "2",
+        "--sibling-min",
+        "8",
+        "--sibling-max",
+        "9",
     ]);
     assert_eq!(code, 0, "{err}");
     let weights = dir.join("eval.bin");
@@ -38,8 +42,8 @@ fn selfplay_train_fit_mpc_pipeline() {
         d,
         "--out",
         weights.to_str().expect("utf-8"),
-        "--epochs",
-        "2",
+        "--iterations",
+        "4",
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("weights written"), "{out}");

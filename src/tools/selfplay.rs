@@ -29,6 +29,10 @@ pub struct SelfplayOptions {
     pub threads: usize,
     pub seed: u64,
     pub hash_mb: usize,
+    /// Also solve the other children (the moves not played) of game-line positions when the
+    /// child has empties in this range, and record them as exact: many more exact labels where
+    /// solving is cheap, and off-line positions like those a search visits. Empty range: off.
+    pub siblings: std::ops::RangeInclusive<u32>,
 }
 
 /// A reproducible generator per game (splitmix64).
@@ -110,7 +114,7 @@ pub fn play_game(
         crate::board::Color::White => -last.board.final_score(),
     };
     let exact_start = exact_from.map_or(usize::MAX, |(i, _)| i);
-    history
+    let mut records: Vec<String> = history
         .iter()
         .enumerate()
         .filter(|(_, p)| !p.board.is_game_over() && p.board.moves() != 0)
@@ -122,7 +126,41 @@ pub fn play_game(
             let kind = if i >= exact_start { "exact" } else { "game" };
             format!("{} {} {}", format_position(p), score, kind)
         })
-        .collect()
+        .collect();
+    records.extend(sibling_records(&history, opts, eval, solver));
+    records
+}
+
+/// Exact records of the children not played from game-line positions (see
+/// `SelfplayOptions::siblings`); children whose mover must pass are skipped.
+fn sibling_records(history: &[Position], opts: &SelfplayOptions, eval: &dyn OrderingEval, solver: &mut Solver) -> Vec<String> {
+    let stop = AtomicBool::new(false);
+    let mut out = Vec::new();
+    for (i, p) in history.iter().enumerate() {
+        let empties = p.board.empty_count();
+        if empties == 0 || !opts.siblings.contains(&(empties - 1)) {
+            continue;
+        }
+        let played = history.get(i + 1).map(|n| n.board);
+        for sq in crate::board::bits::Squares(p.board.moves()) {
+            let Some(child) = p.play(sq) else { continue };
+            if Some(child.board) == played || child.board.moves() == 0 {
+                continue;
+            }
+            let r = solver.solve_with(
+                &child.board,
+                &SolveParams {
+                    mode: SolveMode::Exact,
+                    guess: eval.evaluate(&child.board),
+                    eval: Some(eval),
+                    deadline: None,
+                },
+                &stop,
+            );
+            out.push(format!("{} {} exact", format_position(&child), r.score));
+        }
+    }
+    out
 }
 
 /// Game indices already present in `path` (complete blocks only: a block counts once its
@@ -237,6 +275,7 @@ mod tests {
             threads: 2,
             seed: 7,
             hash_mb: 4,
+            siblings: 6..=8,
         }
     }
 
@@ -259,6 +298,7 @@ mod tests {
         assert_eq!(text.lines().filter(|l| l.starts_with("# game")).count(), 3);
         let stop = AtomicBool::new(false);
         let mut solver = Solver::new(4);
+        let mut siblings = 0;
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let fields: Vec<&str> = line.split_whitespace().collect();
             assert_eq!(fields.len(), 4, "{line}");
@@ -266,10 +306,14 @@ mod tests {
             let score: i32 = fields[2].parse().expect("score");
             if fields[3] == "exact" {
                 assert!(pos.board.empty_count() <= 12);
+                siblings += (6..=8).contains(&pos.board.empty_count()) as usize;
                 assert_eq!(solver.solve(&pos.board, SolveMode::Exact, None, &stop).score, score, "{line}");
             } else {
                 assert_eq!(fields[3], "game");
             }
         }
+        // The game lines of 3 games hold at most 9 positions with 6-8 empties: the rest are
+        // solved siblings (each checked above).
+        assert!(siblings > 9, "{siblings} exact records at 6-8 empties");
     }
 }
