@@ -157,6 +157,10 @@ enum Command {
         huber: f32,
         #[arg(long, default_value_t = 2)]
         huber_rounds: usize,
+        /// Solve this many game-labelled training positions at 21 and at 22 empties and shift
+        /// the game-result labels of each parity by the mean error found (0: no shift).
+        #[arg(long, default_value_t = 0)]
+        calibrate: usize,
         #[arg(long, default_value_t = 2)]
         threads: usize,
         /// Records also train the stages within this many empties of their own.
@@ -594,6 +598,7 @@ fn main() -> ExitCode {
             ridge,
             huber,
             huber_rounds,
+            calibrate,
             threads,
             share,
             warm_start,
@@ -612,7 +617,7 @@ fn main() -> ExitCode {
             run_train(
                 &data,
                 &out,
-                &train::TrainOptions {
+                train::TrainOptions {
                     iterations,
                     ridge,
                     huber,
@@ -620,7 +625,10 @@ fn main() -> ExitCode {
                     threads,
                     share,
                     init,
+                    label_shift: train::LabelShift::default(),
                 },
+                calibrate,
+                eval,
             )
         }
         Some(Command::Openings {
@@ -665,6 +673,13 @@ fn main() -> ExitCode {
                 "{} held-out positions at {min_empties}-{max_empties} empties: static evaluation MAE {:.2} discs, depth-{depth} search MAE {:.2} discs",
                 r.positions, r.static_mae, r.search_mae
             );
+            println!("empties positions static-MAE static-bias depth-{depth}-MAE depth-{depth}-bias");
+            for x in &r.rows {
+                println!(
+                    "{:7} {:9} {:10.2} {:11.2} {:11.2} {:12.2}",
+                    x.empties, x.positions, x.static_mae, x.static_bias, x.search_mae, x.search_bias
+                );
+            }
             ExitCode::SUCCESS
         }
         Some(Command::Match(args)) => run_match(&args),
@@ -1123,11 +1138,25 @@ fn run_fit_endcut(args: &FitEndcutArgs, eval: &(dyn OrderingEval + Sync)) -> Exi
     ExitCode::SUCCESS
 }
 
-fn run_train(data: &[std::path::PathBuf], out: &std::path::Path, opts: &train::TrainOptions) -> ExitCode {
+fn run_train(
+    data: &[std::path::PathBuf],
+    out: &std::path::Path,
+    mut opts: train::TrainOptions,
+    calibrate: usize,
+    eval: &(dyn OrderingEval + Sync),
+) -> ExitCode {
     let Some(records) = read_records(data, "train") else {
         return ExitCode::from(2);
     };
-    let (evaluator, _) = train::train(&records, opts, true);
+    if calibrate > 0 {
+        let (shift, n) = train::calibrate(&records, calibrate, [21, 22], eval, opts.threads);
+        eprintln!(
+            "train: {n} game-labelled positions solved: labels shifted by {:+.2} at odd empties, {:+.2} at even",
+            shift.odd, shift.even
+        );
+        opts.label_shift = shift;
+    }
+    let (evaluator, _) = train::train(&records, &opts, true);
     let (mae, n) = train::holdout_mae(&evaluator, &records, 20..=24);
     println!("held-out MAE of the static evaluation at 20-24 empties (exact labels): {mae:.2} discs over {n} positions");
     if let Err(e) = std::fs::write(out, evaluator.encode()) {

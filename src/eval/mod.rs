@@ -14,15 +14,18 @@ use crate::search::endgame::OrderingEval;
 use patterns::{INSTANCES, PATTERN_WEIGHTS};
 pub use weights::EvalError;
 
-/// Weights per stage: the pattern tables, then the mobility weight, the bias, and the parity
-/// weight (added when the number of empty squares is odd: the side to move then expects the
-/// last move; without it the evaluation was off by about a disc, alternating with parity).
-pub const STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 3;
+/// Weights per stage: the pattern tables, then the mobility weight, then an offset per number
+/// of empty squares (0..=60). The offset carries the parity of the empties (the side to move
+/// expects the last move when it is odd) at each count rather than one weight per stage, whose
+/// misfit left the evaluation and searches ending at odd empties biased by a disc or more.
+pub const STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 1 + 61;
 pub const MOBILITY: usize = PATTERN_WEIGHTS;
-pub const BIAS: usize = PATTERN_WEIGHTS + 1;
-pub const PARITY: usize = PATTERN_WEIGHTS + 2;
-/// Weights per stage of pattern set 1 (no parity term), still read.
+/// Index of the offset for 0 empties; the one for `e` empties is `BY_EMPTIES + e`.
+pub const BY_EMPTIES: usize = PATTERN_WEIGHTS + 1;
+/// Weights per stage of the older pattern sets, still read: set 1 had the mobility weight and
+/// a bias, set 2 also a weight for odd empties. Both become offsets by empties.
 const SET1_STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 2;
+const SET2_STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 3;
 /// Weights are stored in 1/SCALE disc.
 pub const SCALE: i32 = 64;
 /// Stages by empties: stage = min(empties, 59) / STAGE_WIDTH.
@@ -35,12 +38,11 @@ pub fn stage(empties: u32) -> usize {
     (empties.min(59) / STAGE_WIDTH) as usize
 }
 
-/// Feature indices of a board (pattern instances), its mobility difference and parity.
+/// Feature indices of a board (pattern instances), its mobility difference and empties.
 pub struct Features {
     pub indices: [u32; INSTANCES],
     pub mobility: i32,
-    /// 1 when the number of empty squares is odd.
-    pub parity: i32,
+    pub empties: u32,
 }
 
 /// Computes the features with the fastest routine this CPU has.
@@ -62,7 +64,7 @@ pub fn features(b: &Board, bmi2: bool) -> Features {
     Features {
         indices,
         mobility,
-        parity: (b.empty_count() & 1) as i32,
+        empties: b.empty_count(),
     }
 }
 
@@ -126,6 +128,7 @@ impl Evaluator {
     fn decode(bytes: &[u8], name: &str) -> Result<Evaluator, EvalError> {
         let (set, stages, w) = weights::decode(bytes, name, |set| match set {
             1 => Some(SET1_STAGE_WEIGHTS as u32),
+            2 => Some(SET2_STAGE_WEIGHTS as u32),
             weights::PATTERN_SET => Some(STAGE_WEIGHTS as u32),
             _ => None,
         })?;
@@ -138,13 +141,10 @@ impl Evaluator {
                 },
             });
         }
-        // Set 1 files (before the parity term) read with a parity weight of zero.
-        let w = if set == 1 {
-            w.chunks_exact(SET1_STAGE_WEIGHTS)
-                .flat_map(|s| s.iter().copied().chain([0]))
-                .collect()
-        } else {
-            w
+        let w = match set {
+            1 => upgrade(&w, SET1_STAGE_WEIGHTS),
+            2 => upgrade(&w, SET2_STAGE_WEIGHTS),
+            _ => w,
         };
         Ok(Evaluator::from_weights(w))
     }
@@ -181,8 +181,7 @@ impl Evaluator {
         let w = &self.folded[stage(empties) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
         let patterns = self.pattern_sum(b, w);
         let mobility = moves.count_ones() as i32 - bits::moves(b.opponent, b.player).count_ones() as i32;
-        let parity = (empties & 1) as i32 * w[PARITY] as i32;
-        (patterns + mobility * w[MOBILITY] as i32 + w[BIAS] as i32 + parity) * (256 / SCALE)
+        (patterns + mobility * w[MOBILITY] as i32 + w[BY_EMPTIES + empties.min(60) as usize] as i32) * (256 / SCALE)
     }
 
     #[inline]
@@ -202,8 +201,7 @@ impl Evaluator {
         let w = &self.weights[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
         let sum: i32 = f.indices.iter().map(|&i| w[i as usize] as i32).sum::<i32>()
             + f.mobility * w[MOBILITY] as i32
-            + w[BIAS] as i32
-            + f.parity * w[PARITY] as i32;
+            + w[BY_EMPTIES + f.empties.min(60) as usize] as i32;
         sum * (256 / SCALE)
     }
 
@@ -211,6 +209,26 @@ impl Evaluator {
     pub fn evaluate(&self, b: &Board) -> i32 {
         to_discs(self.evaluate_fine(b))
     }
+}
+
+/// Set 1/2 stages (patterns, mobility, bias[, odd-empties weight]) as set 3 stages: the bias
+/// (plus the parity weight at odd counts) becomes the offset at every empties count.
+fn upgrade(old: &[i16], per_stage: usize) -> Vec<i16> {
+    old.chunks_exact(per_stage)
+        .flat_map(|s| {
+            let (bias, parity) = (s[PATTERN_WEIGHTS + 1], s.get(PATTERN_WEIGHTS + 2).copied().unwrap_or(0));
+            // Within ±8191 each: the sum is clamped to the format's range.
+            let offset = |e: usize| {
+                (bias as i32 + (e & 1) as i32 * parity as i32).clamp(-weights::MAX_WEIGHT as i32, weights::MAX_WEIGHT as i32)
+                    as i16
+            };
+            s[..=PATTERN_WEIGHTS]
+                .iter()
+                .copied()
+                .chain((0..=60).map(offset))
+                .collect::<Vec<i16>>()
+        })
+        .collect()
 }
 
 fn to_discs(fine: i32) -> i32 {
@@ -257,26 +275,39 @@ mod tests {
         }
     }
 
-    /// A pattern-set-1 file (no parity term) loads, evaluating as before with parity 0.
+    /// Older files load: a set-2 file (bias and odd-empties weight) and a set-1 file (bias
+    /// only) evaluate exactly as they did, through offsets by empties.
     #[test]
-    fn set_one_files_load_with_zero_parity() {
+    fn older_pattern_sets_load_as_offsets() {
         let e = Evaluator::embedded().expect("embedded weights");
-        let old: Vec<i16> = e
-            .weights
-            .chunks_exact(STAGE_WEIGHTS)
-            .flat_map(|s| s[..SET1_STAGE_WEIGHTS].iter().copied())
-            .collect();
-        let mut bytes = weights::encode(STAGES as u32, SET1_STAGE_WEIGHTS as u32, &old);
-        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
-        let n = bytes.len() - 4;
-        let sum = weights::fnv1a(&bytes[..n]);
-        bytes[n..].copy_from_slice(&sum.to_le_bytes());
-        let loaded = Evaluator::decode(&bytes, "set1.bin").expect("set 1 decodes");
-        let mut zeroed = e.weights.clone();
-        for s in zeroed.chunks_exact_mut(STAGE_WEIGHTS) {
-            s[PARITY] = 0;
+        for (set, per_stage) in [(1u32, SET1_STAGE_WEIGHTS), (2, SET2_STAGE_WEIGHTS)] {
+            // An old file with bias 3 + stage and odd-empties weight -5 (set 2 only).
+            let old: Vec<i16> = e
+                .weights
+                .chunks_exact(STAGE_WEIGHTS)
+                .enumerate()
+                .flat_map(|(k, s)| {
+                    s[..=PATTERN_WEIGHTS]
+                        .iter()
+                        .copied()
+                        .chain([3 + k as i16, -5])
+                        .take(per_stage)
+                })
+                .collect();
+            let mut bytes = weights::encode(STAGES as u32, per_stage as u32, &old);
+            bytes[8..12].copy_from_slice(&set.to_le_bytes());
+            let n = bytes.len() - 4;
+            let sum = weights::fnv1a(&bytes[..n]);
+            bytes[n..].copy_from_slice(&sum.to_le_bytes());
+            let loaded = Evaluator::decode(&bytes, "old.bin").expect("old set decodes");
+            for (k, s) in loaded.weights.chunks_exact(STAGE_WEIGHTS).enumerate() {
+                assert_eq!(s[..=PATTERN_WEIGHTS], e.weights[k * STAGE_WEIGHTS..][..=PATTERN_WEIGHTS]);
+                for em in 0..=60 {
+                    let odd = if set == 2 && em % 2 == 1 { -5 } else { 0 };
+                    assert_eq!(s[BY_EMPTIES + em], 3 + k as i16 + odd, "set {set} stage {k} empties {em}");
+                }
+            }
         }
-        assert_eq!(loaded.weights, zeroed);
     }
 
     #[test]

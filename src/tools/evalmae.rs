@@ -16,6 +16,8 @@ pub struct MaeReport {
     pub positions: usize,
     pub static_mae: f64,
     pub search_mae: f64,
+    /// The same per empties count, with the mean signed errors (evaluation − exact).
+    pub rows: Vec<MaeRow>,
     /// The positions with their exact scores, as exact-labelled records.
     pub solved: Vec<Record>,
 }
@@ -39,11 +41,22 @@ pub fn pick(records: &[Record], range: std::ops::RangeInclusive<u32>, count: usi
     out
 }
 
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MaeRow {
+    pub empties: u32,
+    pub positions: usize,
+    pub static_mae: f64,
+    pub static_bias: f64,
+    pub search_mae: f64,
+    pub search_bias: f64,
+}
+
 pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progress: bool) -> MaeReport {
     let stop = AtomicBool::new(false);
     let mut solver = Solver::new(64);
     let mut searcher = Searcher::new(64);
     let (mut s_err, mut d_err) = (0.0, 0.0);
+    let mut rows: Vec<MaeRow> = Vec::new();
     let mut solved = Vec::new();
     for (i, r) in positions.iter().enumerate() {
         let exact = if r.exact {
@@ -66,8 +79,25 @@ pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progre
         searcher.clear();
         let req = SearchRequest::fixed_depth(r.board, depth);
         let searched = searcher.run(&req, eval, &stop, &mut |_| {}).score;
-        s_err += (eval.evaluate(&r.board) - exact).abs() as f64;
-        d_err += (searched - exact).abs() as f64;
+        let (se, de) = ((eval.evaluate(&r.board) - exact) as f64, (searched - exact) as f64);
+        s_err += se.abs();
+        d_err += de.abs();
+        let empties = r.board.empty_count();
+        let row = match rows.iter().position(|x| x.empties == empties) {
+            Some(k) => &mut rows[k],
+            None => {
+                rows.push(MaeRow {
+                    empties,
+                    ..MaeRow::default()
+                });
+                rows.last_mut().expect("just pushed")
+            }
+        };
+        row.positions += 1;
+        row.static_mae += se.abs();
+        row.static_bias += se;
+        row.search_mae += de.abs();
+        row.search_bias += de;
         if progress {
             eprint!("\reval-mae: {}/{} positions solved   ", i + 1, positions.len());
         }
@@ -76,7 +106,16 @@ pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progre
         eprintln!();
     }
     let n = positions.len().max(1) as f64;
+    rows.sort_by_key(|x| x.empties);
+    for x in &mut rows {
+        let k = x.positions as f64;
+        x.static_mae /= k;
+        x.static_bias /= k;
+        x.search_mae /= k;
+        x.search_bias /= k;
+    }
     MaeReport {
+        rows,
         positions: positions.len(),
         static_mae: s_err / n,
         search_mae: d_err / n,

@@ -13,7 +13,8 @@
 use crate::eval::dataset::Record;
 use crate::eval::patterns::INSTANCES;
 use crate::eval::weights::MAX_WEIGHT;
-use crate::eval::{self, BIAS, Evaluator, Features, MOBILITY, PARITY, SCALE, STAGE_WEIGHTS, STAGES};
+use crate::eval::{self, BY_EMPTIES, Evaluator, Features, MOBILITY, SCALE, STAGE_WEIGHTS, STAGES};
+use crate::search::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
 
 pub struct TrainOptions {
     /// Conjugate-gradient iterations of the least-squares fit (each reweighted round runs half).
@@ -29,6 +30,79 @@ pub struct TrainOptions {
     pub share: u32,
     /// Weights to start from (warm start); zeros when None.
     pub init: Option<Evaluator>,
+    /// Added to every game-result label (see `calibrate`).
+    pub label_shift: LabelShift,
+}
+
+/// Correction of game-result labels by the parity of the empties. Before the perfect-play part
+/// a game is played by a shallow search; the side to move at the last searched position gives
+/// away what its move loses, so the result understates the exact score of positions where that
+/// side is to move (odd empties when perfect play starts at 20) and the losses of both sides
+/// roughly cancel at the others.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LabelShift {
+    pub odd: f32,
+    pub even: f32,
+}
+
+impl LabelShift {
+    fn of(&self, empties: u32) -> f32 {
+        if empties % 2 == 1 { self.odd } else { self.even }
+    }
+}
+
+/// Measures the shift: solves up to `count` game-labelled training records at each of the two
+/// empties counts `at` (one odd, one even: the first two before perfect play, 21 and 22 for
+/// self-play's default), spread over the data, and returns the mean of exact − label for each
+/// parity, with the number of positions solved. Held-out games are not used.
+pub fn calibrate(
+    records: &[Record],
+    count: usize,
+    at: [u32; 2],
+    eval: &(dyn OrderingEval + Sync),
+    threads: usize,
+) -> (LabelShift, usize) {
+    let pick = |empties: u32| -> Vec<Record> {
+        let all: Vec<&Record> = records
+            .iter()
+            .filter(|r| r.game % 10 != 9 && !r.exact && r.board.empty_count() == empties && r.board.moves() != 0)
+            .collect();
+        let step = (all.len() / count.max(1)).max(1);
+        all.into_iter().step_by(step).take(count).copied().collect()
+    };
+    let mean_gap = |sample: &[Record]| -> f32 {
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let sum = parking_lot::Mutex::new(0i64);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| {
+                    let stop = std::sync::atomic::AtomicBool::new(false);
+                    let mut solver = Solver::new(16);
+                    while let Some(r) = sample.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+                        let params = SolveParams {
+                            mode: SolveMode::Exact,
+                            guess: eval.evaluate(&r.board),
+                            eval: Some(eval),
+                            deadline: None,
+                        };
+                        let exact = solver.solve_with(&r.board, &params, &stop).score;
+                        *sum.lock() += (exact - r.score as i32) as i64;
+                    }
+                });
+            }
+        });
+        sum.into_inner() as f32 / sample.len().max(1) as f32
+    };
+    let (odd, even) = if at[0] % 2 == 1 {
+        (pick(at[0]), pick(at[1]))
+    } else {
+        (pick(at[1]), pick(at[0]))
+    };
+    let shift = LabelShift {
+        odd: mean_gap(&odd),
+        even: mean_gap(&even),
+    };
+    (shift, odd.len() + even.len())
 }
 
 /// Held-out mean absolute error (discs) per stage, with sample counts.
@@ -47,24 +121,25 @@ pub struct StageReport {
 struct Sample {
     indices: [u32; INSTANCES],
     mobility: f32,
-    parity: f32,
+    /// Index of the sample's offset by empties.
+    offset: u32,
     target: f32,
     /// The record belongs to this stage (not borrowed from a neighbour).
     own: bool,
 }
 
-fn to_sample(f: Features, target: i8, own: bool) -> Sample {
+fn to_sample(f: Features, target: f32, own: bool) -> Sample {
     Sample {
         indices: f.indices,
         mobility: f.mobility as f32,
-        parity: f.parity as f32,
-        target: target as f32,
+        offset: (BY_EMPTIES + f.empties.min(60) as usize) as u32,
+        target,
         own,
     }
 }
 
 fn predict(w: &[f32], s: &Sample) -> f32 {
-    s.indices.iter().map(|&i| w[i as usize]).sum::<f32>() + s.mobility * w[MOBILITY] + w[BIAS] + s.parity * w[PARITY]
+    s.indices.iter().map(|&i| w[i as usize]).sum::<f32>() + s.mobility * w[MOBILITY] + w[s.offset as usize]
 }
 
 fn mae(w: &[f32], samples: &[Sample]) -> f64 {
@@ -103,8 +178,7 @@ fn normal_product(samples: &[Sample], c: &[f32], v: &[f32], lambda: f64) -> Vec<
             out[i as usize] += q;
         }
         out[MOBILITY] += q * s.mobility as f64;
-        out[BIAS] += q;
-        out[PARITY] += q * s.parity as f64;
+        out[s.offset as usize] += q;
     }
     out
 }
@@ -123,11 +197,9 @@ fn cg(train: &[Sample], c: &[f32], hold: &[Sample], w: &mut [f32], iterations: u
             r[i as usize] += res;
         }
         diag[MOBILITY] += cs * (s.mobility * s.mobility) as f64;
-        diag[BIAS] += cs;
-        diag[PARITY] += cs * (s.parity * s.parity) as f64;
+        diag[s.offset as usize] += cs;
         r[MOBILITY] += res * s.mobility as f64;
-        r[BIAS] += res;
-        r[PARITY] += res * s.parity as f64;
+        r[s.offset as usize] += res;
     }
     let mut z: Vec<f64> = r.iter().zip(&diag).map(|(a, d)| a / d).collect();
     let mut p: Vec<f32> = z.iter().map(|&x| x as f32).collect();
@@ -201,10 +273,20 @@ fn train_stage(stage: usize, train: &[Sample], hold: &[Sample], opts: &TrainOpti
 pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evaluator, Vec<StageReport>) {
     let bmi2 = eval::has_bmi2();
     let mut per_stage: Vec<(Vec<Sample>, Vec<Sample>)> = (0..STAGES).map(|_| (Vec::new(), Vec::new())).collect();
+    let label = |r: &Record| {
+        r.score as f32
+            + if r.exact {
+                0.0
+            } else {
+                opts.label_shift.of(r.board.empty_count())
+            }
+    };
     for r in records {
         let st = eval::stage(r.board.empty_count());
         if r.game % 10 == 9 {
-            per_stage[st].1.push(to_sample(eval::features(&r.board, bmi2), r.score, true));
+            per_stage[st]
+                .1
+                .push(to_sample(eval::features(&r.board, bmi2), label(r), true));
         } else {
             // Training records also serve the neighbouring stages within `opts.share` empties:
             // with little data, borrowing from nearby stages beats fitting each alone.
@@ -215,7 +297,7 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
                     k as u32 * eval::STAGE_WIDTH + eval::STAGE_WIDTH - 1,
                 );
                 if e + opts.share >= lo && e <= hi + opts.share {
-                    slot.0.push(to_sample(eval::features(&r.board, bmi2), r.score, k == st));
+                    slot.0.push(to_sample(eval::features(&r.board, bmi2), label(r), k == st));
                 }
             }
         }
@@ -287,6 +369,7 @@ mod tests {
             threads: 2,
             share: 0,
             init: None,
+            label_shift: LabelShift::default(),
         };
         let (e, reports) = train(&data, &opts, false);
         let rep = reports.iter().find(|r| r.holdout > 0).expect("a stage with held-out data");
@@ -298,5 +381,20 @@ mod tests {
         assert!(rep.mae < baseline, "{} vs {baseline}", rep.mae);
         let (q, n) = holdout_mae(&e, &data, 12..=12);
         assert!(n > 0 && q < baseline, "{q} vs {baseline}");
+    }
+
+    /// Game labels 4 discs below the exact score at odd empties and 2 above at even ones are
+    /// measured as shifts of +4 and -2.
+    #[test]
+    fn calibration_measures_the_label_error() {
+        let eval = crate::eval::Evaluator::embedded().expect("weights");
+        let mut records = crate::eval::dataset::random_solved(40, 11, 5);
+        records.extend(crate::eval::dataset::random_solved(40, 12, 6));
+        for r in &mut records {
+            r.exact = false;
+            r.score += if r.board.empty_count() == 11 { -4 } else { 2 };
+        }
+        let (shift, n) = calibrate(&records, 6, [11, 12], &eval, 2);
+        assert_eq!((shift, n), (LabelShift { odd: 4.0, even: -2.0 }, 12));
     }
 }
