@@ -56,7 +56,7 @@ pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progre
     let mut solver = Solver::new(64);
     let mut searcher = Searcher::new(64);
     let (mut s_err, mut d_err) = (0.0, 0.0);
-    let mut rows: Vec<MaeRow> = Vec::new();
+    let mut rows: std::collections::BTreeMap<u32, MaeRow> = std::collections::BTreeMap::new();
     let mut solved = Vec::new();
     for (i, r) in positions.iter().enumerate() {
         let exact = if r.exact {
@@ -83,16 +83,10 @@ pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progre
         s_err += se.abs();
         d_err += de.abs();
         let empties = r.board.empty_count();
-        let row = match rows.iter().position(|x| x.empties == empties) {
-            Some(k) => &mut rows[k],
-            None => {
-                rows.push(MaeRow {
-                    empties,
-                    ..MaeRow::default()
-                });
-                rows.last_mut().expect("just pushed")
-            }
-        };
+        let row = rows.entry(empties).or_insert(MaeRow {
+            empties,
+            ..MaeRow::default()
+        });
         row.positions += 1;
         row.static_mae += se.abs();
         row.static_bias += se;
@@ -106,7 +100,7 @@ pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progre
         eprintln!();
     }
     let n = positions.len().max(1) as f64;
-    rows.sort_by_key(|x| x.empties);
+    let mut rows: Vec<MaeRow> = rows.into_values().collect();
     for x in &mut rows {
         let k = x.positions as f64;
         x.static_mae /= k;

@@ -128,7 +128,7 @@ struct Sample {
     own: bool,
 }
 
-fn to_sample(f: Features, target: f32, own: bool) -> Sample {
+fn to_sample(f: &Features, target: f32, own: bool) -> Sample {
     Sample {
         indices: f.indices,
         mobility: f.mobility as f32,
@@ -283,10 +283,9 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
     };
     for r in records {
         let st = eval::stage(r.board.empty_count());
+        let f = eval::features(&r.board, bmi2);
         if r.game % 10 == 9 {
-            per_stage[st]
-                .1
-                .push(to_sample(eval::features(&r.board, bmi2), label(r), true));
+            per_stage[st].1.push(to_sample(&f, label(r), true));
         } else {
             // Training records also serve the neighbouring stages within `opts.share` empties:
             // with little data, borrowing from nearby stages beats fitting each alone.
@@ -297,7 +296,7 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
                     k as u32 * eval::STAGE_WIDTH + eval::STAGE_WIDTH - 1,
                 );
                 if e + opts.share >= lo && e <= hi + opts.share {
-                    slot.0.push(to_sample(eval::features(&r.board, bmi2), label(r), k == st));
+                    slot.0.push(to_sample(&f, label(r), k == st));
                 }
             }
         }
