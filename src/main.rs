@@ -1080,9 +1080,9 @@ fn run_match(args: &MatchArgs) -> ExitCode {
 /// Reads dataset files; bad records are reported by line (the first ten per file) and skipped.
 fn read_records(data: &[std::path::PathBuf], tool: &str) -> Option<Vec<oxello::eval::dataset::Record>> {
     let mut records = Vec::new();
-    for file in data {
+    for (k, file) in data.iter().enumerate() {
         let text = read_text(file)?;
-        let (r, errors) = oxello::eval::dataset::parse(&text);
+        let (r, errors) = oxello::eval::dataset::parse_file(&text, k);
         for (line, e) in errors.iter().take(10) {
             eprintln!("{tool}: {}:{line}: {e}", file.display());
         }
