@@ -10,7 +10,8 @@ pub struct Record {
     pub board: Board,
     pub score: i8,
     pub exact: bool,
-    /// The game the record came from (`# game N` header), for held-out splits by game.
+    /// The game the record came from (`# game N` header; `parse_file` keeps files apart), for
+    /// held-out splits by game.
     pub game: u64,
 }
 
@@ -38,7 +39,7 @@ pub fn parse(text: &str) -> (Vec<Record>, Vec<(usize, String)>) {
 /// Game numbers restart in every file. Records of the `file`-th of several files get
 /// `file × GAME_STRIDE` added, so games stay distinct across files (per-game sampling does not
 /// merge two files' games) while the held-out split, game mod 10, stays as it was.
-pub const GAME_STRIDE: u64 = 1_000_000_000;
+const GAME_STRIDE: u64 = 1_000_000_000;
 
 /// `parse` for the `file`-th (from 0) of several dataset files.
 pub fn parse_file(text: &str, file: usize) -> (Vec<Record>, Vec<(usize, String)>) {
