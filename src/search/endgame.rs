@@ -725,6 +725,21 @@ impl Solver {
         )
     }
 
+    /// Exact solve ordered by `eval`, its first window centred on the evaluation of `b` — how
+    /// the data tools solve self-play positions.
+    pub fn solve_exact_guided(&mut self, b: &Board, eval: &dyn OrderingEval, stop: &AtomicBool) -> SolveResult {
+        self.solve_with(
+            b,
+            &SolveParams {
+                mode: SolveMode::Exact,
+                guess: eval.evaluate(b),
+                eval: Some(eval),
+                deadline: None,
+            },
+            stop,
+        )
+    }
+
     /// Null-window exact test: a fail-soft score, above `alpha` iff the true score is. The TT is
     /// kept from earlier calls (a midgame search calls this at many leaves).
     pub fn null_window(

@@ -7,7 +7,7 @@
 use crate::board::notation::format_position;
 use crate::board::{Color, Position};
 use crate::eval::dataset::Record;
-use crate::search::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
+use crate::search::endgame::{OrderingEval, Solver};
 use crate::search::midgame::Searcher;
 use crate::search::request::SearchRequest;
 use std::sync::atomic::AtomicBool;
@@ -63,13 +63,7 @@ pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progre
             r.score as i32
         } else {
             solver.tt.clear();
-            let params = SolveParams {
-                mode: SolveMode::Exact,
-                guess: eval.evaluate(&r.board),
-                eval: Some(eval),
-                deadline: None,
-            };
-            solver.solve_with(&r.board, &params, &stop).score
+            solver.solve_exact_guided(&r.board, eval, &stop).score
         };
         solved.push(Record {
             score: exact as i8,

@@ -8,7 +8,7 @@
 
 use crate::board::notation::format_position;
 use crate::board::{Position, Square};
-use crate::search::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
+use crate::search::endgame::{OrderingEval, Solver};
 use crate::search::midgame::Searcher;
 use crate::search::request::SearchRequest;
 use parking_lot::Mutex;
@@ -79,16 +79,7 @@ pub fn play_game(
             let k = rng.below(moves.count_ones() as u64) as usize;
             crate::board::bits::Squares(moves).nth(k).unwrap_or(0)
         } else if empties <= opts.exact {
-            let r = solver.solve_with(
-                &b,
-                &SolveParams {
-                    mode: SolveMode::Exact,
-                    guess: eval.evaluate(&b),
-                    eval: Some(eval),
-                    deadline: None,
-                },
-                &stop,
-            );
+            let r = solver.solve_exact_guided(&b, eval, &stop);
             if exact_from.is_none() {
                 exact_from = Some((history.len() - 1, r.score));
             }
@@ -147,16 +138,7 @@ fn sibling_records(history: &[Position], opts: &SelfplayOptions, eval: &dyn Orde
             if Some(child.board) == played || child.board.moves() == 0 {
                 continue;
             }
-            let r = solver.solve_with(
-                &child.board,
-                &SolveParams {
-                    mode: SolveMode::Exact,
-                    guess: eval.evaluate(&child.board),
-                    eval: Some(eval),
-                    deadline: None,
-                },
-                &stop,
-            );
+            let r = solver.solve_exact_guided(&child.board, eval, &stop);
             out.push(format!("{} {} exact", format_position(&child), r.score));
         }
     }
@@ -307,7 +289,13 @@ mod tests {
             if fields[3] == "exact" {
                 assert!(pos.board.empty_count() <= 12);
                 siblings += (6..=8).contains(&pos.board.empty_count()) as usize;
-                assert_eq!(solver.solve(&pos.board, SolveMode::Exact, None, &stop).score, score, "{line}");
+                assert_eq!(
+                    solver
+                        .solve(&pos.board, crate::search::endgame::SolveMode::Exact, None, &stop)
+                        .score,
+                    score,
+                    "{line}"
+                );
             } else {
                 assert_eq!(fields[3], "game");
             }

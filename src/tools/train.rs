@@ -14,7 +14,7 @@ use crate::eval::dataset::Record;
 use crate::eval::patterns::INSTANCES;
 use crate::eval::weights::MAX_WEIGHT;
 use crate::eval::{self, BY_EMPTIES, Evaluator, Features, MOBILITY, SCALE, STAGE_WEIGHTS, STAGES};
-use crate::search::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
+use crate::search::endgame::{OrderingEval, Solver};
 
 pub struct TrainOptions {
     /// Conjugate-gradient iterations of the least-squares fit (each reweighted round runs half).
@@ -79,13 +79,7 @@ pub fn calibrate(
                     let stop = std::sync::atomic::AtomicBool::new(false);
                     let mut solver = Solver::new(16);
                     while let Some(r) = sample.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
-                        let params = SolveParams {
-                            mode: SolveMode::Exact,
-                            guess: eval.evaluate(&r.board),
-                            eval: Some(eval),
-                            deadline: None,
-                        };
-                        let exact = solver.solve_with(&r.board, &params, &stop).score;
+                        let exact = solver.solve_exact_guided(&r.board, eval, &stop).score;
                         *sum.lock() += (exact - r.score as i32) as i64;
                     }
                 });
