@@ -14,18 +14,28 @@ use crate::search::endgame::OrderingEval;
 use patterns::{INSTANCES, PATTERN_WEIGHTS};
 pub use weights::EvalError;
 
-/// Weights per stage: the pattern tables, then the mobility weight, then an offset per number
-/// of empty squares (0..=60). The offset carries the parity of the empties (the side to move
-/// expects the last move when it is odd) at each count rather than one weight per stage, whose
-/// misfit left the evaluation and searches ending at odd empties biased by a disc or more.
-pub const STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 1 + 61;
+/// Weights per stage: the pattern tables, a table over (side to move's moves, opponent's
+/// moves), a table over the two sides' potential mobility, then an offset per number of empty
+/// squares (0..=60). The tables replace one linear mobility weight: what a move more or less is
+/// worth depends on how many there are (no move at all is a pass). The offset carries the
+/// parity of the empties (the side to move expects the last move when it is odd) at each count.
+pub const STAGE_WEIGHTS: usize = BY_EMPTIES + 61;
+/// Move counts are capped at `MOB_SIDE - 1` (game positions with more moves are very rare).
+pub const MOB_SIDE: usize = 32;
+/// Potential mobility (empty squares next to the opponent's discs) is capped at `POT_SIDE - 1`.
+pub const POT_SIDE: usize = 40;
 pub const MOBILITY: usize = PATTERN_WEIGHTS;
+pub const POTENTIAL: usize = MOBILITY + MOB_SIDE * MOB_SIDE;
 /// Index of the offset for 0 empties; the one for `e` empties is `BY_EMPTIES + e`.
-pub const BY_EMPTIES: usize = PATTERN_WEIGHTS + 1;
-/// Weights per stage of the older pattern sets, still read: set 1 had the mobility weight and
-/// a bias, set 2 also a weight for odd empties. Both become offsets by empties.
+pub const BY_EMPTIES: usize = POTENTIAL + POT_SIDE * POT_SIDE;
+/// Terms of one evaluation: every pattern instance, then mobility, potential mobility, offset.
+/// Each is one weight of the stage (a one-hot feature).
+pub const TERMS: usize = INSTANCES + 3;
+/// Weights per stage of the older pattern sets, still read: set 1 had a mobility weight and a
+/// bias, set 2 also a weight for odd empties, set 3 a mobility weight and offsets by empties.
 const SET1_STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 2;
 const SET2_STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 3;
+const SET3_STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 1 + 61;
 /// Weights are stored in 1/SCALE disc.
 pub const SCALE: i32 = 64;
 /// Stages by empties: stage = min(empties, 59) / STAGE_WIDTH.
@@ -38,34 +48,44 @@ pub fn stage(empties: u32) -> usize {
     (empties.min(59) / STAGE_WIDTH) as usize
 }
 
-/// Feature indices of a board (pattern instances), its mobility difference and empties.
-pub struct Features {
-    pub indices: [u32; INSTANCES],
-    pub mobility: i32,
-    pub empties: u32,
-}
-
-/// Computes the features with the fastest routine this CPU has.
-pub fn features(b: &Board, bmi2: bool) -> Features {
-    let mut indices = [0u32; INSTANCES];
+/// The weight indices (within one stage) of a board's terms: the pattern instances, then the
+/// other terms as `extra_terms` gives them.
+pub fn features(b: &Board, bmi2: bool) -> [u32; TERMS] {
+    let mut indices = [0u32; TERMS];
+    let patterns: &mut [u32; INSTANCES] = (&mut indices[..INSTANCES]).try_into().expect("INSTANCES terms");
     #[cfg(target_arch = "x86_64")]
     if bmi2 {
         // SAFETY: `bmi2` is true only when the CPU was detected to support BMI2.
-        unsafe { patterns::indices_bmi2(b.player, b.opponent, &mut indices) };
+        unsafe { patterns::indices_bmi2(b.player, b.opponent, patterns) };
     } else {
-        patterns::indices_portable(b.player, b.opponent, &mut indices);
+        patterns::indices_portable(b.player, b.opponent, patterns);
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = bmi2;
-        patterns::indices_portable(b.player, b.opponent, &mut indices);
+        patterns::indices_portable(b.player, b.opponent, patterns);
     }
-    let mobility = bits::moves(b.player, b.opponent).count_ones() as i32 - bits::moves(b.opponent, b.player).count_ones() as i32;
-    Features {
-        indices,
-        mobility,
-        empties: b.empty_count(),
+    let extra = extra_terms(b, bits::moves(b.player, b.opponent));
+    for (slot, x) in indices[INSTANCES..].iter_mut().zip(extra) {
+        *slot = x as u32;
     }
+    indices
+}
+
+/// Indices of the terms besides the patterns: mobility pair, potential-mobility pair, offset
+/// by empties. `moves` are the side to move's legal moves.
+#[inline]
+fn extra_terms(b: &Board, moves: u64) -> [usize; 3] {
+    let cap = |n: u32, side: usize| (n as usize).min(side - 1);
+    let mobility = cap(moves.count_ones(), MOB_SIDE) * MOB_SIDE + cap(bits::moves(b.opponent, b.player).count_ones(), MOB_SIDE);
+    let empty = b.empties();
+    let potential = |x: u64| cap((bits::adjacent(x) & empty).count_ones(), POT_SIDE);
+    let empties = b.empty_count();
+    [
+        MOBILITY + mobility,
+        POTENTIAL + potential(b.opponent) * POT_SIDE + potential(b.player),
+        BY_EMPTIES + empties.min(60) as usize,
+    ]
 }
 
 pub fn has_bmi2() -> bool {
@@ -129,6 +149,7 @@ impl Evaluator {
         let (set, stages, w) = weights::decode(bytes, name, |set| match set {
             1 => Some(SET1_STAGE_WEIGHTS as u32),
             2 => Some(SET2_STAGE_WEIGHTS as u32),
+            3 => Some(SET3_STAGE_WEIGHTS as u32),
             weights::PATTERN_SET => Some(STAGE_WEIGHTS as u32),
             _ => None,
         })?;
@@ -142,8 +163,9 @@ impl Evaluator {
             });
         }
         let w = match set {
-            1 => upgrade(&w, SET1_STAGE_WEIGHTS),
-            2 => upgrade(&w, SET2_STAGE_WEIGHTS),
+            1 => upgrade_set3(&upgrade_set12(&w, SET1_STAGE_WEIGHTS)),
+            2 => upgrade_set3(&upgrade_set12(&w, SET2_STAGE_WEIGHTS)),
+            3 => upgrade_set3(&w),
             _ => w,
         };
         Ok(Evaluator::from_weights(w))
@@ -177,11 +199,9 @@ impl Evaluator {
     /// The same when the side to move's legal moves are known.
     #[inline]
     fn evaluate_fine_with_moves(&self, b: &Board, moves: u64) -> i32 {
-        let empties = b.empty_count();
-        let w = &self.folded[stage(empties) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
-        let patterns = self.pattern_sum(b, w);
-        let mobility = moves.count_ones() as i32 - bits::moves(b.opponent, b.player).count_ones() as i32;
-        (patterns + mobility * w[MOBILITY] as i32 + w[BY_EMPTIES + empties.min(60) as usize] as i32) * (256 / SCALE)
+        let w = &self.folded[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
+        let [mobility, potential, offset] = extra_terms(b, moves);
+        (self.pattern_sum(b, w) + w[mobility] as i32 + w[potential] as i32 + w[offset] as i32) * (256 / SCALE)
     }
 
     #[inline]
@@ -197,12 +217,8 @@ impl Evaluator {
     /// The same score from the unfolded weights, one term per instance as training sees it.
     #[cfg(test)]
     fn evaluate_unfolded(&self, b: &Board) -> i32 {
-        let f = features(b, self.bmi2);
         let w = &self.weights[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
-        let sum: i32 = f.indices.iter().map(|&i| w[i as usize] as i32).sum::<i32>()
-            + f.mobility * w[MOBILITY] as i32
-            + w[BY_EMPTIES + f.empties.min(60) as usize] as i32;
-        sum * (256 / SCALE)
+        features(b, self.bmi2).iter().map(|&i| w[i as usize] as i32).sum::<i32>() * (256 / SCALE)
     }
 
     /// Side to move's score in discs, rounded and clamped to [-64, 64].
@@ -213,15 +229,11 @@ impl Evaluator {
 
 /// Set 1/2 stages (patterns, mobility, bias[, odd-empties weight]) as set 3 stages: the bias
 /// (plus the parity weight at odd counts) becomes the offset at every empties count.
-fn upgrade(old: &[i16], per_stage: usize) -> Vec<i16> {
+fn upgrade_set12(old: &[i16], per_stage: usize) -> Vec<i16> {
     old.chunks_exact(per_stage)
         .flat_map(|s| {
             let (bias, parity) = (s[PATTERN_WEIGHTS + 1], s.get(PATTERN_WEIGHTS + 2).copied().unwrap_or(0));
-            // Within ±8191 each: the sum is clamped to the format's range.
-            let offset = |e: usize| {
-                (bias as i32 + (e & 1) as i32 * parity as i32).clamp(-weights::MAX_WEIGHT as i32, weights::MAX_WEIGHT as i32)
-                    as i16
-            };
+            let offset = |e: usize| clamp_weight(bias as i32 + (e & 1) as i32 * parity as i32);
             s[..=PATTERN_WEIGHTS]
                 .iter()
                 .copied()
@@ -229,6 +241,29 @@ fn upgrade(old: &[i16], per_stage: usize) -> Vec<i16> {
                 .collect::<Vec<i16>>()
         })
         .collect()
+}
+
+/// Set 3 stages (patterns, mobility weight, offsets) as set 4: the mobility table holds the
+/// weight times the difference of the (capped) move counts, potential mobility is zero.
+fn upgrade_set3(old: &[i16]) -> Vec<i16> {
+    old.chunks_exact(SET3_STAGE_WEIGHTS)
+        .flat_map(|s| {
+            let mobility = s[PATTERN_WEIGHTS] as i32;
+            let table = (0..MOB_SIDE * MOB_SIDE).map(|k| clamp_weight(mobility * ((k / MOB_SIDE) as i32 - (k % MOB_SIDE) as i32)));
+            s[..PATTERN_WEIGHTS]
+                .iter()
+                .copied()
+                .chain(table)
+                .chain(std::iter::repeat_n(0, POT_SIDE * POT_SIDE))
+                .chain(s[PATTERN_WEIGHTS + 1..].iter().copied())
+                .collect::<Vec<i16>>()
+        })
+        .collect()
+}
+
+/// Within the format's range (upgraded weights are sums and products of stored ones).
+fn clamp_weight(w: i32) -> i16 {
+    w.clamp(-weights::MAX_WEIGHT as i32, weights::MAX_WEIGHT as i32) as i16
 }
 
 fn to_discs(fine: i32) -> i32 {
@@ -275,23 +310,35 @@ mod tests {
         }
     }
 
-    /// Older files load: a set-2 file (bias and odd-empties weight) and a set-1 file (bias
-    /// only) evaluate exactly as they did, through offsets by empties.
+    /// Older files load and evaluate as they did: a set-3 file (mobility weight, offsets by
+    /// empties), a set-2 file (mobility, bias, odd-empties weight) and a set-1 file (mobility,
+    /// bias) become mobility tables of weight × difference and offsets by empties.
     #[test]
-    fn older_pattern_sets_load_as_offsets() {
+    fn older_pattern_sets_load_as_tables_and_offsets() {
         let e = Evaluator::embedded().expect("embedded weights");
-        for (set, per_stage) in [(1u32, SET1_STAGE_WEIGHTS), (2, SET2_STAGE_WEIGHTS)] {
-            // An old file with bias 3 + stage and odd-empties weight -5 (set 2 only).
+        let mobility = |k: usize| 20 + k as i16;
+        let offset = |set: u32, k: usize, em: usize| match set {
+            3 => 3 + k as i16 + em as i16,
+            2 => 3 + k as i16 - 5 * (em % 2) as i16,
+            _ => 3 + k as i16,
+        };
+        for (set, per_stage) in [(1u32, SET1_STAGE_WEIGHTS), (2, SET2_STAGE_WEIGHTS), (3, SET3_STAGE_WEIGHTS)] {
             let old: Vec<i16> = e
                 .weights
                 .chunks_exact(STAGE_WEIGHTS)
                 .enumerate()
                 .flat_map(|(k, s)| {
-                    s[..=PATTERN_WEIGHTS]
+                    let tail: Vec<i16> = match set {
+                        3 => (0..=60).map(|em| offset(3, k, em)).collect(),
+                        _ => vec![3 + k as i16, -5],
+                    };
+                    s[..PATTERN_WEIGHTS]
                         .iter()
                         .copied()
-                        .chain([3 + k as i16, -5])
+                        .chain([mobility(k)])
+                        .chain(tail)
                         .take(per_stage)
+                        .collect::<Vec<i16>>()
                 })
                 .collect();
             let mut bytes = weights::encode(STAGES as u32, per_stage as u32, &old);
@@ -301,10 +348,14 @@ mod tests {
             bytes[n..].copy_from_slice(&sum.to_le_bytes());
             let loaded = Evaluator::decode(&bytes, "old.bin").expect("old set decodes");
             for (k, s) in loaded.weights.chunks_exact(STAGE_WEIGHTS).enumerate() {
-                assert_eq!(s[..=PATTERN_WEIGHTS], e.weights[k * STAGE_WEIGHTS..][..=PATTERN_WEIGHTS]);
+                assert_eq!(s[..PATTERN_WEIGHTS], e.weights[k * STAGE_WEIGHTS..][..PATTERN_WEIGHTS]);
+                for (pm, om) in [(0, 0), (5, 9), (31, 2), (12, 12)] {
+                    let diff = pm as i16 - om as i16;
+                    assert_eq!(s[MOBILITY + pm * MOB_SIDE + om], mobility(k) * diff, "set {set} stage {k}");
+                }
+                assert!(s[POTENTIAL..BY_EMPTIES].iter().all(|&w| w == 0));
                 for em in 0..=60 {
-                    let odd = if set == 2 && em % 2 == 1 { -5 } else { 0 };
-                    assert_eq!(s[BY_EMPTIES + em], 3 + k as i16 + odd, "set {set} stage {k} empties {em}");
+                    assert_eq!(s[BY_EMPTIES + em], offset(set, k, em), "set {set} stage {k} empties {em}");
                 }
             }
         }

@@ -11,9 +11,8 @@
 //! by construction.
 
 use crate::eval::dataset::Record;
-use crate::eval::patterns::INSTANCES;
 use crate::eval::weights::MAX_WEIGHT;
-use crate::eval::{self, BY_EMPTIES, Evaluator, Features, MOBILITY, SCALE, STAGE_WEIGHTS, STAGES};
+use crate::eval::{self, Evaluator, SCALE, STAGE_WEIGHTS, STAGES, TERMS};
 use crate::search::endgame::{OrderingEval, Solver};
 
 pub struct TrainOptions {
@@ -113,27 +112,15 @@ pub struct StageReport {
 }
 
 struct Sample {
-    indices: [u32; INSTANCES],
-    mobility: f32,
-    /// Index of the sample's offset by empties.
-    offset: u32,
+    /// The weights the evaluation of the sample adds up (`eval::features`).
+    indices: [u32; TERMS],
     target: f32,
     /// The record belongs to this stage (not borrowed from a neighbour).
     own: bool,
 }
 
-fn to_sample(f: &Features, target: f32, own: bool) -> Sample {
-    Sample {
-        indices: f.indices,
-        mobility: f.mobility as f32,
-        offset: (BY_EMPTIES + f.empties.min(60) as usize) as u32,
-        target,
-        own,
-    }
-}
-
 fn predict(w: &[f32], s: &Sample) -> f32 {
-    s.indices.iter().map(|&i| w[i as usize]).sum::<f32>() + s.mobility * w[MOBILITY] + w[s.offset as usize]
+    s.indices.iter().map(|&i| w[i as usize]).sum::<f32>()
 }
 
 fn mae(w: &[f32], samples: &[Sample]) -> f64 {
@@ -171,8 +158,6 @@ fn normal_product(samples: &[Sample], c: &[f32], v: &[f32], lambda: f64) -> Vec<
         for &i in &s.indices {
             out[i as usize] += q;
         }
-        out[MOBILITY] += q * s.mobility as f64;
-        out[s.offset as usize] += q;
     }
     out
 }
@@ -190,10 +175,6 @@ fn cg(train: &[Sample], c: &[f32], hold: &[Sample], w: &mut [f32], iterations: u
             diag[i as usize] += cs;
             r[i as usize] += res;
         }
-        diag[MOBILITY] += cs * (s.mobility * s.mobility) as f64;
-        diag[s.offset as usize] += cs;
-        r[MOBILITY] += res * s.mobility as f64;
-        r[s.offset as usize] += res;
     }
     let mut z: Vec<f64> = r.iter().zip(&diag).map(|(a, d)| a / d).collect();
     let mut p: Vec<f32> = z.iter().map(|&x| x as f32).collect();
@@ -277,9 +258,14 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
     };
     for r in records {
         let st = eval::stage(r.board.empty_count());
-        let f = eval::features(&r.board, bmi2);
+        let indices = eval::features(&r.board, bmi2);
+        let sample = |own| Sample {
+            indices,
+            target: label(r),
+            own,
+        };
         if r.game % 10 == 9 {
-            per_stage[st].1.push(to_sample(&f, label(r), true));
+            per_stage[st].1.push(sample(true));
         } else {
             // Training records also serve the neighbouring stages within `opts.share` empties:
             // with little data, borrowing from nearby stages beats fitting each alone.
@@ -290,7 +276,7 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
                     k as u32 * eval::STAGE_WIDTH + eval::STAGE_WIDTH - 1,
                 );
                 if e + opts.share >= lo && e <= hi + opts.share {
-                    slot.0.push(to_sample(&f, label(r), k == st));
+                    slot.0.push(sample(k == st));
                 }
             }
         }
