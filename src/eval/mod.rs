@@ -1,6 +1,6 @@
 //! Pattern evaluation: per game stage, a weight for every configuration of every shape in
-//! `patterns`, summed over the 8 symmetric images of the board, plus a mobility term and a
-//! bias. Integer arithmetic; weights in 1/64 disc.
+//! `patterns`, summed over the 8 symmetric images of the board, plus tables over mobility and
+//! potential mobility and an offset by empties. Integer arithmetic; weights in 1/64 disc.
 
 pub mod bootstrap;
 pub mod dataset;
@@ -22,7 +22,7 @@ pub use weights::EvalError;
 pub const STAGE_WEIGHTS: usize = BY_EMPTIES + 61;
 /// Move counts are capped at `MOB_SIDE - 1` (game positions with more moves are very rare).
 pub const MOB_SIDE: usize = 32;
-/// Potential mobility (empty squares next to the opponent's discs) is capped at `POT_SIDE - 1`.
+/// Potential mobility (empty squares next to the other side's discs) is capped at `POT_SIDE - 1`.
 pub const POT_SIDE: usize = 40;
 pub const MOBILITY: usize = PATTERN_WEIGHTS;
 pub const POTENTIAL: usize = MOBILITY + MOB_SIDE * MOB_SIDE;
@@ -295,6 +295,24 @@ mod tests {
                 assert_eq!(e.evaluate_fine(&symmetry::apply_board(s, &b)), e.evaluate_fine(&b));
             }
         }
+    }
+
+    /// The start position: 4 moves each, 10 empty squares next to each side's two discs.
+    #[test]
+    fn terms_beyond_the_patterns() {
+        let f = features(&Board::START, has_bmi2());
+        assert_eq!(
+            f[INSTANCES..],
+            [(MOBILITY + 4 * MOB_SIDE + 4) as u32, (POTENTIAL + 10 * POT_SIDE + 10) as u32, (BY_EMPTIES + 60) as u32]
+        );
+        // The opponent on rows 2, 5 and 8, nothing else: all 40 empty squares touch its discs
+        // (counted as 39, the cap), none touches the side to move's, no moves.
+        let rows = 0xFF00_00FF_0000_FF00u64;
+        let f = features(&Board::new(0, rows), has_bmi2());
+        assert_eq!(
+            f[INSTANCES..],
+            [MOBILITY as u32, (POTENTIAL + 39 * POT_SIDE) as u32, (BY_EMPTIES + 40) as u32]
+        );
     }
 
     #[test]
