@@ -31,6 +31,21 @@ pub const BY_EMPTIES: usize = POTENTIAL + POT_SIDE * POT_SIDE;
 /// Terms of one evaluation: every pattern instance, then mobility, potential mobility, offset.
 /// Each is one weight of the stage (a one-hot feature).
 pub const TERMS: usize = INSTANCES + 3;
+/// Where each term's weights start in a stage: a term's index minus its base fits in 16 bits
+/// (no table is larger than 3^10), which halves the trainer's samples.
+pub const TERM_BASES: [u32; TERMS] = {
+    let mut bases = [0u32; TERMS];
+    let mut j = 0;
+    while j < INSTANCES {
+        // `patterns` lists the instances image by image, shape by shape.
+        bases[j] = patterns::OFFSETS[j % patterns::SHAPES.len()] as u32;
+        j += 1;
+    }
+    bases[INSTANCES] = MOBILITY as u32;
+    bases[INSTANCES + 1] = POTENTIAL as u32;
+    bases[INSTANCES + 2] = BY_EMPTIES as u32;
+    bases
+};
 /// Weights per stage of the older pattern sets, still read: set 1 had a mobility weight and a
 /// bias, set 2 also a weight for odd empties, set 3 a mobility weight and offsets by empties.
 const SET1_STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 2;
@@ -249,7 +264,8 @@ fn upgrade_set3(old: &[i16]) -> Vec<i16> {
     old.chunks_exact(SET3_STAGE_WEIGHTS)
         .flat_map(|s| {
             let mobility = s[PATTERN_WEIGHTS] as i32;
-            let table = (0..MOB_SIDE * MOB_SIDE).map(|k| clamp_weight(mobility * ((k / MOB_SIDE) as i32 - (k % MOB_SIDE) as i32)));
+            let table =
+                (0..MOB_SIDE * MOB_SIDE).map(|k| clamp_weight(mobility * ((k / MOB_SIDE) as i32 - (k % MOB_SIDE) as i32)));
             s[..PATTERN_WEIGHTS]
                 .iter()
                 .copied()
@@ -303,7 +319,11 @@ mod tests {
         let f = features(&Board::START, has_bmi2());
         assert_eq!(
             f[INSTANCES..],
-            [(MOBILITY + 4 * MOB_SIDE + 4) as u32, (POTENTIAL + 10 * POT_SIDE + 10) as u32, (BY_EMPTIES + 60) as u32]
+            [
+                (MOBILITY + 4 * MOB_SIDE + 4) as u32,
+                (POTENTIAL + 10 * POT_SIDE + 10) as u32,
+                (BY_EMPTIES + 60) as u32
+            ]
         );
         // The opponent on rows 2, 5 and 8, nothing else: all 40 empty squares touch its discs
         // (counted as 39, the cap), none touches the side to move's, no moves.
@@ -313,6 +333,24 @@ mod tests {
             f[INSTANCES..],
             [MOBILITY as u32, (POTENTIAL + 39 * POT_SIDE) as u32, (BY_EMPTIES + 40) as u32]
         );
+    }
+
+    #[test]
+    fn terms_are_within_16_bits_of_their_bases() {
+        let size = |j: usize| match j.checked_sub(INSTANCES) {
+            None => patterns::table_size(j % patterns::SHAPES.len()),
+            Some(extra) => [MOB_SIDE * MOB_SIDE, POT_SIDE * POT_SIDE, 61][extra],
+        };
+        let mut seed = 7u64;
+        for k in 0..300 {
+            let b = crate::board::random_game(&mut seed, k % 56 + 4);
+            for (j, (&i, &base)) in features(&b, has_bmi2()).iter().zip(&TERM_BASES).enumerate() {
+                assert!(
+                    i >= base && ((i - base) as usize) < size(j) && size(j) <= 1 << 16,
+                    "term {j}: {i} from {base}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use crate::eval::dataset::Record;
 use crate::eval::weights::MAX_WEIGHT;
-use crate::eval::{self, Evaluator, SCALE, STAGE_WEIGHTS, STAGES, TERMS};
+use crate::eval::{self, Evaluator, SCALE, STAGE_WEIGHTS, STAGES, TERM_BASES, TERMS};
 use crate::search::endgame::{OrderingEval, Solver};
 
 pub struct TrainOptions {
@@ -112,15 +112,26 @@ pub struct StageReport {
 }
 
 struct Sample {
-    /// The weights the evaluation of the sample adds up (`eval::features`).
-    indices: [u32; TERMS],
+    /// The weights the evaluation of the sample adds up (`eval::features`), each less its
+    /// term's base (`eval::TERM_BASES`): half the memory of full indices.
+    terms: [u16; TERMS],
     target: f32,
     /// The record belongs to this stage (not borrowed from a neighbour).
     own: bool,
 }
 
+impl Sample {
+    /// Indices of the sample's weights in a stage.
+    fn indices(&self) -> impl Iterator<Item = usize> + '_ {
+        self.terms
+            .iter()
+            .zip(&TERM_BASES)
+            .map(|(&t, &base)| (base + t as u32) as usize)
+    }
+}
+
 fn predict(w: &[f32], s: &Sample) -> f32 {
-    s.indices.iter().map(|&i| w[i as usize]).sum::<f32>()
+    s.indices().map(|i| w[i]).sum::<f32>()
 }
 
 fn mae(w: &[f32], samples: &[Sample]) -> f64 {
@@ -155,8 +166,8 @@ fn normal_product(samples: &[Sample], c: &[f32], v: &[f32], lambda: f64) -> Vec<
     let mut out: Vec<f64> = v.iter().map(|&x| lambda * x as f64).collect();
     for (s, &cs) in samples.iter().zip(c) {
         let q = (predict(v, s) * cs) as f64;
-        for &i in &s.indices {
-            out[i as usize] += q;
+        for i in s.indices() {
+            out[i] += q;
         }
     }
     out
@@ -171,9 +182,9 @@ fn cg(train: &[Sample], c: &[f32], hold: &[Sample], w: &mut [f32], iterations: u
     for (s, &cs) in train.iter().zip(c) {
         let cs = cs as f64;
         let res = (s.target - predict(w, s)) as f64 * cs;
-        for &i in &s.indices {
-            diag[i as usize] += cs;
-            r[i as usize] += res;
+        for i in s.indices() {
+            diag[i] += cs;
+            r[i] += res;
         }
     }
     let mut z: Vec<f64> = r.iter().zip(&diag).map(|(a, d)| a / d).collect();
@@ -258,9 +269,12 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
     };
     for r in records {
         let st = eval::stage(r.board.empty_count());
-        let indices = eval::features(&r.board, bmi2);
+        let mut terms = [0u16; TERMS];
+        for ((t, i), base) in terms.iter_mut().zip(eval::features(&r.board, bmi2)).zip(TERM_BASES) {
+            *t = (i - base) as u16;
+        }
         let sample = |own| Sample {
-            indices,
+            terms,
             target: label(r),
             own,
         };
