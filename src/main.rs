@@ -170,6 +170,9 @@ enum Command {
         /// data refines what earlier rounds learned without their datasets.
         #[arg(long)]
         warm_start: bool,
+        /// Fit only these stages (stage = empties / 6); the others keep the starting weights.
+        #[arg(long, num_args = 1..)]
+        stages: Option<Vec<usize>>,
     },
     /// Write balanced openings: random N-ply lines whose search score is within ±max discs.
     Openings {
@@ -602,6 +605,7 @@ fn main() -> ExitCode {
             threads,
             share,
             warm_start,
+            stages,
         }) => {
             let init = if warm_start {
                 match Evaluator::load_or_embedded(cli.params.as_deref()) {
@@ -626,6 +630,7 @@ fn main() -> ExitCode {
                     share,
                     init,
                     label_shift: train::LabelShift::default(),
+                    stages,
                 },
                 calibrate,
                 eval,

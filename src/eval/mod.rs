@@ -48,9 +48,13 @@ pub const TERM_BASES: [u32; TERMS] = {
 };
 /// Weights per stage of the older pattern sets, still read: set 1 had a mobility weight and a
 /// bias, set 2 also a weight for odd empties, set 3 a mobility weight and offsets by empties.
-const SET1_STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 2;
-const SET2_STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 3;
-const SET3_STAGE_WEIGHTS: usize = PATTERN_WEIGHTS + 1 + 61;
+/// Sets 1-4 had the first `SET4_SHAPES` shapes only.
+const SET4_SHAPES: usize = 11;
+const SET4_PATTERN_WEIGHTS: usize = patterns::OFFSETS[SET4_SHAPES];
+const SET1_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + 2;
+const SET2_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + 3;
+const SET3_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + 1 + 61;
+const SET4_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + (STAGE_WEIGHTS - PATTERN_WEIGHTS);
 /// Weights are stored in 1/SCALE disc.
 pub const SCALE: i32 = 64;
 /// Stages by empties: stage = min(empties, 59) / STAGE_WIDTH.
@@ -165,6 +169,7 @@ impl Evaluator {
             1 => Some(SET1_STAGE_WEIGHTS as u32),
             2 => Some(SET2_STAGE_WEIGHTS as u32),
             3 => Some(SET3_STAGE_WEIGHTS as u32),
+            4 => Some(SET4_STAGE_WEIGHTS as u32),
             weights::PATTERN_SET => Some(STAGE_WEIGHTS as u32),
             _ => None,
         })?;
@@ -178,9 +183,10 @@ impl Evaluator {
             });
         }
         let w = match set {
-            1 => upgrade_set3(&upgrade_set12(&w, SET1_STAGE_WEIGHTS)),
-            2 => upgrade_set3(&upgrade_set12(&w, SET2_STAGE_WEIGHTS)),
-            3 => upgrade_set3(&w),
+            1 => upgrade_set4(&upgrade_set3(&upgrade_set12(&w, SET1_STAGE_WEIGHTS))),
+            2 => upgrade_set4(&upgrade_set3(&upgrade_set12(&w, SET2_STAGE_WEIGHTS))),
+            3 => upgrade_set4(&upgrade_set3(&w)),
+            4 => upgrade_set4(&w),
             _ => w,
         };
         Ok(Evaluator::from_weights(w))
@@ -247,9 +253,9 @@ impl Evaluator {
 fn upgrade_set12(old: &[i16], per_stage: usize) -> Vec<i16> {
     old.chunks_exact(per_stage)
         .flat_map(|s| {
-            let (bias, parity) = (s[PATTERN_WEIGHTS + 1], s.get(PATTERN_WEIGHTS + 2).copied().unwrap_or(0));
+            let (bias, parity) = (s[SET4_PATTERN_WEIGHTS + 1], s.get(SET4_PATTERN_WEIGHTS + 2).copied().unwrap_or(0));
             let offset = |e: usize| clamp_weight(bias as i32 + (e & 1) as i32 * parity as i32);
-            s[..=PATTERN_WEIGHTS]
+            s[..=SET4_PATTERN_WEIGHTS]
                 .iter()
                 .copied()
                 .chain((0..=60).map(offset))
@@ -263,15 +269,29 @@ fn upgrade_set12(old: &[i16], per_stage: usize) -> Vec<i16> {
 fn upgrade_set3(old: &[i16]) -> Vec<i16> {
     old.chunks_exact(SET3_STAGE_WEIGHTS)
         .flat_map(|s| {
-            let mobility = s[PATTERN_WEIGHTS] as i32;
+            let mobility = s[SET4_PATTERN_WEIGHTS] as i32;
             let table =
                 (0..MOB_SIDE * MOB_SIDE).map(|k| clamp_weight(mobility * ((k / MOB_SIDE) as i32 - (k % MOB_SIDE) as i32)));
-            s[..PATTERN_WEIGHTS]
+            s[..SET4_PATTERN_WEIGHTS]
                 .iter()
                 .copied()
                 .chain(table)
                 .chain(std::iter::repeat_n(0, POT_SIDE * POT_SIDE))
-                .chain(s[PATTERN_WEIGHTS + 1..].iter().copied())
+                .chain(s[SET4_PATTERN_WEIGHTS + 1..].iter().copied())
+                .collect::<Vec<i16>>()
+        })
+        .collect()
+}
+
+/// Set-4 stages as this set's: the shapes added since weigh zero.
+fn upgrade_set4(old: &[i16]) -> Vec<i16> {
+    old.chunks_exact(SET4_STAGE_WEIGHTS)
+        .flat_map(|s| {
+            s[..SET4_PATTERN_WEIGHTS]
+                .iter()
+                .copied()
+                .chain(std::iter::repeat_n(0, PATTERN_WEIGHTS - SET4_PATTERN_WEIGHTS))
+                .chain(s[SET4_PATTERN_WEIGHTS..].iter().copied())
                 .collect::<Vec<i16>>()
         })
         .collect()

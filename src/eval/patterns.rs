@@ -8,8 +8,10 @@
 
 use crate::board::symmetry;
 
+pub const N_SHAPES: usize = 14;
+
 /// Base shapes as square lists (A1 = 0). Sizes at most 10.
-pub const SHAPES: [&[u8]; 11] = [
+pub const SHAPES: [&[u8]; N_SHAPES] = [
     &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],   // edge + 2 X-squares
     &[0, 1, 2, 8, 9, 10, 16, 17, 18],   // corner 3x3
     &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12], // corner 2x5
@@ -21,9 +23,12 @@ pub const SHAPES: [&[u8]; 11] = [
     &[2, 11, 20, 29, 38, 47],           // diagonal of 6
     &[3, 12, 21, 30, 39],               // diagonal of 5
     &[4, 13, 22, 31],                   // diagonal of 4
+    &[0, 1, 2, 3, 8, 9, 10, 16, 17, 24], // corner triangle
+    &[0, 2, 3, 4, 5, 7, 10, 11, 12, 13], // edge block
+    &[0, 1, 8, 9, 10, 17, 18, 19, 26, 27], // corner cross: main diagonal and its neighbours
 ];
 
-pub const SHAPE_NAMES: [&str; 11] = [
+pub const SHAPE_NAMES: [&str; N_SHAPES] = [
     "edge+2X",
     "corner3x3",
     "corner2x5",
@@ -35,13 +40,16 @@ pub const SHAPE_NAMES: [&str; 11] = [
     "diag6",
     "diag5",
     "diag4",
+    "triangle",
+    "edgeblock",
+    "cross",
 ];
 
 /// Bit masks of the shapes.
-pub const MASKS: [u64; 11] = {
-    let mut m = [0u64; 11];
+pub const MASKS: [u64; N_SHAPES] = {
+    let mut m = [0u64; N_SHAPES];
     let mut i = 0;
-    while i < 11 {
+    while i < N_SHAPES {
         let mut j = 0;
         while j < SHAPES[i].len() {
             m[i] |= 1u64 << SHAPES[i][j];
@@ -64,10 +72,10 @@ pub const fn table_size(shape: usize) -> usize {
 }
 
 /// Offsets of each shape's table inside one stage's weight vector.
-pub const OFFSETS: [usize; 12] = {
-    let mut o = [0usize; 12];
+pub const OFFSETS: [usize; N_SHAPES + 1] = {
+    let mut o = [0usize; N_SHAPES + 1];
     let mut i = 0;
-    while i < 11 {
+    while i < N_SHAPES {
         o[i + 1] = o[i] + table_size(i);
         i += 1;
     }
@@ -75,10 +83,10 @@ pub const OFFSETS: [usize; 12] = {
 };
 
 /// Pattern weights per stage (plus the mobility weight and a bias, see `eval::Weights`).
-pub const PATTERN_WEIGHTS: usize = OFFSETS[11];
+pub const PATTERN_WEIGHTS: usize = OFFSETS[N_SHAPES];
 
 /// Instances per evaluation: every shape on every symmetric image.
-pub const INSTANCES: usize = 11 * 8;
+pub const INSTANCES: usize = N_SHAPES * 8;
 
 /// Binary digits (bit i) to the base-3 number with the same digits: 10-bit inputs.
 static B2T: [u16; 1024] = {
@@ -120,9 +128,9 @@ pub(super) fn gather(x: u64, mut mask: u64) -> usize {
 pub fn indices_portable(p: u64, o: u64, out: &mut [u32; INSTANCES]) {
     for s in 0..8 {
         let (tp, to) = (symmetry::apply(s, p), symmetry::apply(s, o));
-        for k in 0..11 {
+        for k in 0..N_SHAPES {
             let idx = B2T[gather(tp, MASKS[k])] as usize + 2 * B2T[gather(to, MASKS[k])] as usize;
-            out[s * 11 + k] = (OFFSETS[k] + idx) as u32;
+            out[s * N_SHAPES + k] = (OFFSETS[k] + idx) as u32;
         }
     }
 }
@@ -137,9 +145,9 @@ pub fn indices_bmi2(p: u64, o: u64, out: &mut [u32; INSTANCES]) {
     use std::arch::x86_64::_pext_u64;
     for s in 0..8 {
         let (tp, to) = (symmetry::apply(s, p), symmetry::apply(s, o));
-        for k in 0..11 {
+        for k in 0..N_SHAPES {
             let idx = B2T[_pext_u64(tp, MASKS[k]) as usize] as usize + 2 * B2T[_pext_u64(to, MASKS[k]) as usize] as usize;
-            out[s * 11 + k] = (OFFSETS[k] + idx) as u32;
+            out[s * N_SHAPES + k] = (OFFSETS[k] + idx) as u32;
         }
     }
 }

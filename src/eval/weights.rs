@@ -8,7 +8,7 @@ pub const VERSION: u32 = 1;
 /// Identifies `patterns::SHAPES` plus the extra terms; bumped when they change. Set 1 had
 /// mobility and bias; set 2 added a weight for odd empties; set 3 had mobility and an offset
 /// per empties count; set 4 has tables over mobility and potential mobility.
-pub const PATTERN_SET: u32 = 4;
+pub const PATTERN_SET: u32 = 5;
 const HEADER: usize = 20;
 /// Largest weight magnitude accepted (128 discs): the evaluation sums up to four weights into
 /// one i16 table entry (`eval::fold`).

@@ -31,6 +31,20 @@ pub struct TrainOptions {
     pub init: Option<Evaluator>,
     /// Added to every game-result label (see `calibrate`).
     pub label_shift: LabelShift,
+    /// Stages to fit (None: all); the others keep the starting weights.
+    pub stages: Option<Vec<usize>>,
+}
+
+impl TrainOptions {
+    fn fits(&self, stage: usize) -> bool {
+        self.stages.as_ref().is_none_or(|s| s.contains(&stage))
+    }
+
+    fn start(&self, stage: usize) -> Vec<f32> {
+        self.init
+            .as_ref()
+            .map_or_else(|| vec![0f32; STAGE_WEIGHTS], |e| e.stage_weights(stage))
+    }
 }
 
 /// Correction of game-result labels by the parity of the empties. Before the perfect-play part
@@ -217,10 +231,7 @@ fn cg(train: &[Sample], c: &[f32], hold: &[Sample], w: &mut [f32], iterations: u
 /// (each sample weighted by `huber / max(|residual|, huber)` of the best fit so far).
 fn train_stage(stage: usize, train: &[Sample], hold: &[Sample], opts: &TrainOptions) -> (Vec<f32>, StageReport) {
     let lambda = opts.ridge as f64;
-    let mut w = opts
-        .init
-        .as_ref()
-        .map_or_else(|| vec![0f32; STAGE_WEIGHTS], |e| e.stage_weights(stage));
+    let mut w = opts.start(stage);
     let mut c = vec![1f32; train.len()];
     let mut best = Best {
         mae: mae(&w, hold),
@@ -279,7 +290,9 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
             own,
         };
         if r.game % 10 == 9 {
-            per_stage[st].1.push(sample(true));
+            if opts.fits(st) {
+                per_stage[st].1.push(sample(true));
+            }
         } else {
             // Training records also serve the neighbouring stages within `opts.share` empties:
             // with little data, borrowing from nearby stages beats fitting each alone.
@@ -289,7 +302,7 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
                     k as u32 * eval::STAGE_WIDTH,
                     k as u32 * eval::STAGE_WIDTH + eval::STAGE_WIDTH - 1,
                 );
-                if e + opts.share >= lo && e <= hi + opts.share {
+                if opts.fits(k) && e + opts.share >= lo && e <= hi + opts.share {
                     slot.0.push(sample(k == st));
                 }
             }
@@ -303,6 +316,10 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
                 loop {
                     let st = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some((train, hold)) = per_stage.get(st) else { break };
+                    if !opts.fits(st) {
+                        results.lock().push((st, opts.start(st), StageReport { stage: st, ..StageReport::default() }));
+                        continue;
+                    }
                     let (w, rep) = train_stage(st, train, hold, opts);
                     if progress {
                         eprintln!(
@@ -363,6 +380,7 @@ mod tests {
             share: 0,
             init: None,
             label_shift: LabelShift::default(),
+            stages: None,
         };
         let (e, reports) = train(&data, &opts, false);
         let rep = reports.iter().find(|r| r.holdout > 0).expect("a stage with held-out data");
