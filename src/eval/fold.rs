@@ -1,9 +1,9 @@
 //! Folded weight tables for fast evaluation.
 //!
-//! Training reads every shape on all 8 images of the board (88 instances), but most shapes
+//! Training reads every shape on all 8 images of the board (112 instances), but most shapes
 //! are symmetric themselves (a row reads the same squares backwards under a mirror), so
 //! several images cover the same squares. Summing those images' weights into one table
-//! entry per configuration leaves 46 distinct instances to read, with the exact same sum.
+//! entry per configuration leaves 58 distinct instances to read, with the exact same sum.
 //! Each instance is read straight off the board (no transformed copies): its squares are
 //! gathered in ascending order and a small table turns those bits into the base-3 index in
 //! the instance's own digit order.
@@ -200,9 +200,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_pattern_set_has_46_distinct_instances() {
+    fn the_pattern_set_has_58_distinct_instances() {
         let f = Folding::new();
-        assert_eq!(f.instances.len(), 46);
+        assert_eq!(f.instances.len(), 58);
         // Each instance covers different squares from every other of its shape.
         for (k, a) in f.instances.iter().enumerate() {
             for b in &f.instances[k + 1..] {

@@ -253,7 +253,10 @@ impl Evaluator {
 fn upgrade_set12(old: &[i16], per_stage: usize) -> Vec<i16> {
     old.chunks_exact(per_stage)
         .flat_map(|s| {
-            let (bias, parity) = (s[SET4_PATTERN_WEIGHTS + 1], s.get(SET4_PATTERN_WEIGHTS + 2).copied().unwrap_or(0));
+            let (bias, parity) = (
+                s[SET4_PATTERN_WEIGHTS + 1],
+                s.get(SET4_PATTERN_WEIGHTS + 2).copied().unwrap_or(0),
+            );
             let offset = |e: usize| clamp_weight(bias as i32 + (e & 1) as i32 * parity as i32);
             s[..=SET4_PATTERN_WEIGHTS]
                 .iter()
@@ -386,7 +389,8 @@ mod tests {
         }
     }
 
-    /// Older files load and evaluate as they did: a set-3 file (mobility weight, offsets by
+    /// Older files load and evaluate as they did: the shapes added by set 5 weigh zero, a set-4
+    /// file keeps its tables and offsets, and a set-3 file (mobility weight, offsets by
     /// empties), a set-2 file (mobility, bias, odd-empties weight) and a set-1 file (mobility,
     /// bias) become mobility tables of weight × difference and offsets by empties.
     #[test]
@@ -398,20 +402,28 @@ mod tests {
             2 => 3 + k as i16 - 5 * (em % 2) as i16,
             _ => 3 + k as i16,
         };
-        for (set, per_stage) in [(1u32, SET1_STAGE_WEIGHTS), (2, SET2_STAGE_WEIGHTS), (3, SET3_STAGE_WEIGHTS)] {
+        let sets = [
+            (1u32, SET1_STAGE_WEIGHTS),
+            (2, SET2_STAGE_WEIGHTS),
+            (3, SET3_STAGE_WEIGHTS),
+            (4, SET4_STAGE_WEIGHTS),
+        ];
+        for (set, per_stage) in sets {
             let old: Vec<i16> = e
                 .weights
                 .chunks_exact(STAGE_WEIGHTS)
                 .enumerate()
                 .flat_map(|(k, s)| {
                     let tail: Vec<i16> = match set {
-                        3 => (0..=60).map(|em| offset(3, k, em)).collect(),
-                        _ => vec![3 + k as i16, -5],
+                        4 => s[PATTERN_WEIGHTS..].to_vec(),
+                        3 => std::iter::once(mobility(k))
+                            .chain((0..=60).map(|em| offset(3, k, em)))
+                            .collect(),
+                        _ => vec![mobility(k), 3 + k as i16, -5],
                     };
-                    s[..PATTERN_WEIGHTS]
+                    s[..SET4_PATTERN_WEIGHTS]
                         .iter()
                         .copied()
-                        .chain([mobility(k)])
                         .chain(tail)
                         .take(per_stage)
                         .collect::<Vec<i16>>()
@@ -424,7 +436,13 @@ mod tests {
             bytes[n..].copy_from_slice(&sum.to_le_bytes());
             let loaded = Evaluator::decode(&bytes, "old.bin").expect("old set decodes");
             for (k, s) in loaded.weights.chunks_exact(STAGE_WEIGHTS).enumerate() {
-                assert_eq!(s[..PATTERN_WEIGHTS], e.weights[k * STAGE_WEIGHTS..][..PATTERN_WEIGHTS]);
+                let current = &e.weights[k * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
+                assert_eq!(s[..SET4_PATTERN_WEIGHTS], current[..SET4_PATTERN_WEIGHTS]);
+                assert!(s[SET4_PATTERN_WEIGHTS..PATTERN_WEIGHTS].iter().all(|&w| w == 0));
+                if set == 4 {
+                    assert_eq!(s[PATTERN_WEIGHTS..], current[PATTERN_WEIGHTS..]);
+                    continue;
+                }
                 for (pm, om) in [(0, 0), (5, 9), (31, 2), (12, 12)] {
                     let diff = pm as i16 - om as i16;
                     assert_eq!(s[MOBILITY + pm * MOB_SIDE + om], mobility(k) * diff, "set {set} stage {k}");

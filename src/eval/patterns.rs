@@ -9,22 +9,21 @@
 use crate::board::symmetry;
 
 pub const N_SHAPES: usize = 14;
-
-/// Base shapes as square lists (A1 = 0). Sizes at most 10.
+/// Base shapes as square lists (A1 = 0). Sizes at most 10. Pattern sets 1-4 had the first 11.
 pub const SHAPES: [&[u8]; N_SHAPES] = [
-    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],   // edge + 2 X-squares
-    &[0, 1, 2, 8, 9, 10, 16, 17, 18],   // corner 3x3
-    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12], // corner 2x5
-    &[8, 9, 10, 11, 12, 13, 14, 15],    // row 2
-    &[16, 17, 18, 19, 20, 21, 22, 23],  // row 3
-    &[24, 25, 26, 27, 28, 29, 30, 31],  // row 4
-    &[0, 9, 18, 27, 36, 45, 54, 63],    // main diagonal
-    &[1, 10, 19, 28, 37, 46, 55],       // diagonal of 7
-    &[2, 11, 20, 29, 38, 47],           // diagonal of 6
-    &[3, 12, 21, 30, 39],               // diagonal of 5
-    &[4, 13, 22, 31],                   // diagonal of 4
-    &[0, 1, 2, 3, 8, 9, 10, 16, 17, 24], // corner triangle
-    &[0, 2, 3, 4, 5, 7, 10, 11, 12, 13], // edge block
+    &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14],      // edge + 2 X-squares
+    &[0, 1, 2, 8, 9, 10, 16, 17, 18],      // corner 3x3
+    &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12],    // corner 2x5
+    &[8, 9, 10, 11, 12, 13, 14, 15],       // row 2
+    &[16, 17, 18, 19, 20, 21, 22, 23],     // row 3
+    &[24, 25, 26, 27, 28, 29, 30, 31],     // row 4
+    &[0, 9, 18, 27, 36, 45, 54, 63],       // main diagonal
+    &[1, 10, 19, 28, 37, 46, 55],          // diagonal of 7
+    &[2, 11, 20, 29, 38, 47],              // diagonal of 6
+    &[3, 12, 21, 30, 39],                  // diagonal of 5
+    &[4, 13, 22, 31],                      // diagonal of 4
+    &[0, 1, 2, 3, 8, 9, 10, 16, 17, 24],   // corner triangle
+    &[0, 2, 3, 4, 5, 7, 10, 11, 12, 13],   // edge block
     &[0, 1, 8, 9, 10, 17, 18, 19, 26, 27], // corner cross: main diagonal and its neighbours
 ];
 
@@ -161,7 +160,7 @@ mod tests {
         for s in SHAPES {
             assert!(s.windows(2).all(|w| w[0] < w[1]) && s.len() <= 10);
         }
-        assert_eq!(PATTERN_WEIGHTS, 2 * 59049 + 19683 + 3 * 6561 + 6561 + 2187 + 729 + 243 + 81);
+        assert_eq!(PATTERN_WEIGHTS, 5 * 59049 + 19683 + 3 * 6561 + 6561 + 2187 + 729 + 243 + 81);
     }
 
     #[cfg(target_arch = "x86_64")]

@@ -7,7 +7,8 @@ pub const MAGIC: &[u8; 4] = b"OXEV";
 pub const VERSION: u32 = 1;
 /// Identifies `patterns::SHAPES` plus the extra terms; bumped when they change. Set 1 had
 /// mobility and bias; set 2 added a weight for odd empties; set 3 had mobility and an offset
-/// per empties count; set 4 has tables over mobility and potential mobility.
+/// per empties count; set 4 has tables over mobility and potential mobility; set 5 adds three
+/// 10-square shapes (corner triangle, edge block, corner cross).
 pub const PATTERN_SET: u32 = 5;
 const HEADER: usize = 20;
 /// Largest weight magnitude accepted (128 discs): the evaluation sums up to four weights into

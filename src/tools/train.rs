@@ -394,6 +394,29 @@ mod tests {
         assert!(n > 0 && q < baseline, "{q} vs {baseline}");
     }
 
+    /// With `stages` set only those stages are fitted; the others keep the starting weights.
+    #[test]
+    fn only_the_selected_stages_are_fitted() {
+        let data = crate::eval::dataset::random_solved(300, 12, 77);
+        let opts = TrainOptions {
+            iterations: 5,
+            ridge: 1.0,
+            huber: 0.0,
+            huber_rounds: 0,
+            threads: 2,
+            share: 6,
+            init: None,
+            label_shift: LabelShift::default(),
+            stages: Some(vec![2]),
+        };
+        let (e, reports) = train(&data, &opts, false);
+        for st in 0..STAGES {
+            let w = e.stage_weights(st);
+            assert_eq!(w.iter().any(|&x| x != 0.0), st == 2, "stage {st}");
+            assert_eq!(reports[st].train > 0, st == 2, "stage {st}");
+        }
+    }
+
     /// Game labels 4 discs below the exact score at odd empties and 2 above at even ones are
     /// measured as shifts of +4 and -2.
     #[test]
