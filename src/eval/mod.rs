@@ -47,8 +47,8 @@ pub const TERM_BASES: [u32; TERMS] = {
     bases
 };
 /// Weights per stage of the older pattern sets, still read: set 1 had a mobility weight and a
-/// bias, set 2 also a weight for odd empties, set 3 a mobility weight and offsets by empties.
-/// Sets 1-4 had the first `SET4_SHAPES` shapes only.
+/// bias, set 2 also a weight for odd empties, set 3 a mobility weight and offsets by empties,
+/// set 4 today's terms. Sets 1-4 had the first `SET4_SHAPES` shapes only.
 const SET4_SHAPES: usize = 11;
 const SET4_PATTERN_WEIGHTS: usize = patterns::OFFSETS[SET4_SHAPES];
 const SET1_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + 2;

@@ -81,7 +81,7 @@ pub const OFFSETS: [usize; N_SHAPES + 1] = {
     o
 };
 
-/// Pattern weights per stage (plus the mobility weight and a bias, see `eval::Weights`).
+/// Pattern weights per stage (the other terms follow them, see `eval::STAGE_WEIGHTS`).
 pub const PATTERN_WEIGHTS: usize = OFFSETS[N_SHAPES];
 
 /// Instances per evaluation: every shape on every symmetric image.
