@@ -368,10 +368,9 @@ pub fn holdout_mae(e: &Evaluator, records: &[Record], empties: std::ops::RangeIn
 mod tests {
     use super::*;
 
-    #[test]
-    fn training_lowers_the_held_out_error() {
-        let data = crate::eval::dataset::random_solved(1500, 12, 1234);
-        let opts = TrainOptions {
+    /// Small, quick options for the tests.
+    fn options() -> TrainOptions {
+        TrainOptions {
             iterations: 20,
             ridge: 1.0,
             huber: 4.0,
@@ -381,8 +380,13 @@ mod tests {
             init: None,
             label_shift: LabelShift::default(),
             stages: None,
-        };
-        let (e, reports) = train(&data, &opts, false);
+        }
+    }
+
+    #[test]
+    fn training_lowers_the_held_out_error() {
+        let data = crate::eval::dataset::random_solved(1500, 12, 1234);
+        let (e, reports) = train(&data, &options(), false);
         let rep = reports.iter().find(|r| r.holdout > 0).expect("a stage with held-out data");
         let zero = mae(&vec![0f32; STAGE_WEIGHTS], &[]);
         assert!(zero.is_nan());
@@ -400,14 +404,9 @@ mod tests {
         let data = crate::eval::dataset::random_solved(300, 12, 77);
         let opts = TrainOptions {
             iterations: 5,
-            ridge: 1.0,
-            huber: 0.0,
-            huber_rounds: 0,
-            threads: 2,
             share: 6,
-            init: None,
-            label_shift: LabelShift::default(),
             stages: Some(vec![2]),
+            ..options()
         };
         let (e, reports) = train(&data, &opts, false);
         for (st, report) in reports.iter().enumerate() {
