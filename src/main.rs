@@ -607,6 +607,10 @@ fn main() -> ExitCode {
             warm_start,
             stages,
         }) => {
+            if let Some(bad) = stages.iter().flatten().find(|&&s| s >= oxello::eval::STAGES) {
+                eprintln!("oxello: --stages {bad}: stages are 0..={}", oxello::eval::STAGES - 1);
+                return ExitCode::from(2);
+            }
             let init = if warm_start {
                 match Evaluator::load_or_embedded(cli.params.as_deref()) {
                     Ok(e) => Some(e),

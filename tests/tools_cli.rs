@@ -171,3 +171,10 @@ fn bad_endcut_file_is_a_clear_error() {
     assert_eq!(code, 2);
     assert!(err.contains("endcut.txt"), "{err}");
 }
+
+#[test]
+fn train_rejects_a_stage_out_of_range() {
+    let (code, _, err) = run(&["train", "--data", "missing.txt", "--stages", "3", "12"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--stages 12"), "{err}");
+}
