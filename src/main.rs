@@ -173,6 +173,9 @@ enum Command {
         /// Fit only these stages (stage = empties / 6); the others keep the starting weights.
         #[arg(long, num_args = 1..)]
         stages: Option<Vec<usize>>,
+        /// Use about this share of the training games (learning curves; held-out games all stay).
+        #[arg(long, default_value_t = 1.0)]
+        fraction: f64,
     },
     /// Write balanced openings: random N-ply lines whose search score is within ±max discs.
     Openings {
@@ -606,9 +609,14 @@ fn main() -> ExitCode {
             share,
             warm_start,
             stages,
+            fraction,
         }) => {
             if let Some(bad) = stages.iter().flatten().find(|&&s| s >= oxello::eval::STAGES) {
                 eprintln!("oxello: --stages {bad}: stages are 0..={}", oxello::eval::STAGES - 1);
+                return ExitCode::from(2);
+            }
+            if !(fraction > 0.0 && fraction <= 1.0) {
+                eprintln!("oxello: --fraction {fraction}: must be in (0, 1]");
                 return ExitCode::from(2);
             }
             let init = if warm_start {
@@ -635,6 +643,7 @@ fn main() -> ExitCode {
                     init,
                     label_shift: train::LabelShift::default(),
                     stages,
+                    fraction,
                 },
                 calibrate,
                 eval,

@@ -33,6 +33,8 @@ pub struct TrainOptions {
     pub label_shift: LabelShift,
     /// Stages to fit (None: all); the others keep the starting weights.
     pub stages: Option<Vec<usize>>,
+    /// Share of the training games used (for learning curves); held-out games are all kept.
+    pub fraction: f64,
 }
 
 impl TrainOptions {
@@ -266,6 +268,13 @@ fn train_stage(stage: usize, train: &[Sample], hold: &[Sample], opts: &TrainOpti
     (best.weights, report)
 }
 
+/// Is game `game` in a subset of about `fraction` of all games? A hash of the number, so the
+/// subset is spread over every data file and rounds alike, and each subset contains the smaller.
+fn in_fraction(game: u64, fraction: f64) -> bool {
+    let unit = (game.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 11) as f64 / (1u64 << 53) as f64;
+    unit < fraction
+}
+
 /// Fits all stages; games numbered 9 mod 10 are held out.
 pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evaluator, Vec<StageReport>) {
     let bmi2 = eval::has_bmi2();
@@ -293,6 +302,8 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
             if opts.fits(st) {
                 per_stage[st].1.push(sample(true));
             }
+        } else if !in_fraction(r.game, opts.fraction) {
+            // Left out of this learning-curve subset.
         } else {
             // Training records also serve the neighbouring stages within `opts.share` empties:
             // with little data, borrowing from nearby stages beats fitting each alone.
@@ -380,6 +391,7 @@ mod tests {
             init: None,
             label_shift: LabelShift::default(),
             stages: None,
+            fraction: 1.0,
         }
     }
 
@@ -413,6 +425,32 @@ mod tests {
             let w = e.stage_weights(st);
             assert_eq!(w.iter().any(|&x| x != 0.0), st == 2, "stage {st}");
             assert_eq!(report.train > 0, st == 2, "stage {st}");
+        }
+    }
+
+    /// A fraction keeps about that share of the training games, nested, and every held-out one.
+    #[test]
+    fn a_fraction_trains_on_a_nested_subset_of_games() {
+        let data = crate::eval::dataset::random_solved(2000, 12, 9);
+        let opts = |fraction| TrainOptions {
+            iterations: 1,
+            huber: 0.0,
+            fraction,
+            ..options()
+        };
+        let count = |fraction| {
+            let (_, reports) = train(&data, &opts(fraction), false);
+            (
+                reports.iter().map(|r| r.train).sum::<usize>(),
+                reports.iter().map(|r| r.holdout).sum::<usize>(),
+            )
+        };
+        let (all, hold) = count(1.0);
+        let (half, hold_half) = count(0.5);
+        assert_eq!(hold, hold_half);
+        assert!(half * 10 > all * 4 && half * 10 < all * 6, "{half} of {all}");
+        for g in 0..1000 {
+            assert!(!in_fraction(g, 0.25) || in_fraction(g, 0.5));
         }
     }
 
