@@ -1,6 +1,7 @@
 //! Pattern evaluation: per game stage, a weight for every configuration of every shape in
-//! `patterns`, summed over the 8 symmetric images of the board, plus tables over mobility and
-//! potential mobility and an offset by empties. Integer arithmetic; weights in 1/64 disc.
+//! `patterns`, summed over the 8 symmetric images of the board, plus tables over mobility,
+//! potential mobility and the legal moves on each edge, and an offset by empties. Integer
+//! arithmetic; weights in 1/64 disc.
 
 pub mod bootstrap;
 pub mod dataset;
@@ -10,16 +11,19 @@ pub mod weights;
 
 use crate::board::Board;
 use crate::board::bits;
+use crate::board::symmetry;
 use crate::search::endgame::OrderingEval;
 use patterns::{INSTANCES, PATTERN_WEIGHTS};
 pub use weights::EvalError;
 
 /// Weights per stage: the pattern tables, a table over (side to move's moves, opponent's
-/// moves), a table over the two sides' potential mobility, then an offset per number of empty
-/// squares (0..=60). The tables replace one linear mobility weight: what a move more or less is
-/// worth depends on how many there are (no move at all is a pass). The offset carries the
-/// parity of the empties (the side to move expects the last move when it is odd) at each count.
-pub const STAGE_WEIGHTS: usize = BY_EMPTIES + 61;
+/// moves), a table over the two sides' potential mobility, an offset per number of empty
+/// squares (0..=60), then a table over the two sides' legal moves on an edge. The tables replace
+/// one linear mobility weight: what a move more or less is worth depends on how many there are
+/// (no move at all is a pass). The offset carries the parity of the empties (the side to move
+/// expects the last move when it is odd) at each count. The edge table sees who can take a
+/// corner or an edge square, which depends on lines the disc patterns do not cover.
+pub const STAGE_WEIGHTS: usize = EDGE_MOBILITY + EDGE_TABLE;
 /// Move counts are capped at `MOB_SIDE - 1` (game positions with more moves are very rare).
 pub const MOB_SIDE: usize = 32;
 /// Potential mobility (empty squares next to the other side's discs) is capped at `POT_SIDE - 1`.
@@ -28,9 +32,14 @@ pub const MOBILITY: usize = PATTERN_WEIGHTS;
 pub const POTENTIAL: usize = MOBILITY + MOB_SIDE * MOB_SIDE;
 /// Index of the offset for 0 empties; the one for `e` empties is `BY_EMPTIES + e`.
 pub const BY_EMPTIES: usize = POTENTIAL + POT_SIDE * POT_SIDE;
-/// Terms of one evaluation: every pattern instance, then mobility, potential mobility, offset.
-/// Each is one weight of the stage (a one-hot feature).
-pub const TERMS: usize = INSTANCES + 3;
+/// The edge-move table: index = the side to move's moves on the edge's 8 squares (a byte, in
+/// the edge's order) + 256 × the opponent's. Read on all 8 images (each edge both ways).
+pub const EDGE_MOBILITY: usize = BY_EMPTIES + 61;
+const EDGE_TABLE: usize = 1 << 16;
+const EDGE_IMAGES: usize = 8;
+/// Terms of one evaluation: every pattern instance, then mobility, potential mobility, offset,
+/// then the edge moves on each image. Each is one weight of the stage (a one-hot feature).
+pub const TERMS: usize = INSTANCES + 3 + EDGE_IMAGES;
 /// Where each term's weights start in a stage: a term's index minus its base fits in 16 bits
 /// (no table is larger than 3^10), which halves the trainer's samples.
 pub const TERM_BASES: [u32; TERMS] = {
@@ -44,17 +53,24 @@ pub const TERM_BASES: [u32; TERMS] = {
     bases[INSTANCES] = MOBILITY as u32;
     bases[INSTANCES + 1] = POTENTIAL as u32;
     bases[INSTANCES + 2] = BY_EMPTIES as u32;
+    let mut k = INSTANCES + 3;
+    while k < TERMS {
+        bases[k] = EDGE_MOBILITY as u32;
+        k += 1;
+    }
     bases
 };
 /// Weights per stage of the older pattern sets, still read: set 1 had a mobility weight and a
 /// bias, set 2 also a weight for odd empties, set 3 a mobility weight and offsets by empties,
-/// set 4 today's terms. Sets 1-4 had the first `SET4_SHAPES` shapes only.
+/// set 4 the mobility tables and offsets, set 5 more shapes. Sets 1-4 had the first
+/// `SET4_SHAPES` shapes only; sets 1-5 had no edge-move table.
 const SET4_SHAPES: usize = 11;
 const SET4_PATTERN_WEIGHTS: usize = patterns::OFFSETS[SET4_SHAPES];
 const SET1_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + 2;
 const SET2_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + 3;
 const SET3_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + 1 + 61;
-const SET4_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + (STAGE_WEIGHTS - PATTERN_WEIGHTS);
+const SET4_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + (EDGE_MOBILITY - PATTERN_WEIGHTS);
+const SET5_STAGE_WEIGHTS: usize = EDGE_MOBILITY;
 /// Weights are stored in 1/SCALE disc.
 pub const SCALE: i32 = 64;
 /// Stages by empties: stage = min(empties, 59) / STAGE_WIDTH.
@@ -84,19 +100,24 @@ pub fn features(b: &Board, bmi2: bool) -> [u32; TERMS] {
         let _ = bmi2;
         patterns::indices_portable(b.player, b.opponent, patterns);
     }
-    let extra = extra_terms(b, bits::moves(b.player, b.opponent));
+    let (moves, replies) = (bits::moves(b.player, b.opponent), bits::moves(b.opponent, b.player));
+    let extra = extra_terms(b, moves, replies);
     for (slot, x) in indices[INSTANCES..].iter_mut().zip(extra) {
         *slot = x as u32;
+    }
+    for (s, slot) in indices[INSTANCES + 3..].iter_mut().enumerate() {
+        let row = |x: u64| (symmetry::apply(s, x) & 0xFF) as usize;
+        *slot = (EDGE_MOBILITY + row(moves) + 256 * row(replies)) as u32;
     }
     indices
 }
 
 /// Indices of the terms besides the patterns: mobility pair, potential-mobility pair, offset
-/// by empties. `moves` are the side to move's legal moves.
+/// by empties. `moves` and `replies` are the two sides' legal moves.
 #[inline]
-fn extra_terms(b: &Board, moves: u64) -> [usize; 3] {
+fn extra_terms(b: &Board, moves: u64, replies: u64) -> [usize; 3] {
     let cap = |n: u32, side: usize| (n as usize).min(side - 1);
-    let mobility = cap(moves.count_ones(), MOB_SIDE) * MOB_SIDE + cap(bits::moves(b.opponent, b.player).count_ones(), MOB_SIDE);
+    let mobility = cap(moves.count_ones(), MOB_SIDE) * MOB_SIDE + cap(replies.count_ones(), MOB_SIDE);
     let empty = b.empties();
     let potential = |x: u64| cap((bits::adjacent(x) & empty).count_ones(), POT_SIDE);
     let empties = b.empty_count();
@@ -105,6 +126,25 @@ fn extra_terms(b: &Board, moves: u64) -> [usize; 3] {
         POTENTIAL + potential(b.opponent) * POT_SIDE + potential(b.player),
         BY_EMPTIES + empties.min(60) as usize,
     ]
+}
+
+/// The 8 squares of each edge as a byte, in the edge's order (rows 1 and 8, columns A and H).
+#[inline]
+fn edges(x: u64) -> [usize; 4] {
+    // Column A's bits (squares 0, 8, .., 56) land in the top byte in order: the products of
+    // the 8 bits and the multiplier's 8 bits fall on distinct bits, so nothing carries.
+    const COLUMN_A: u64 = 0x0101_0101_0101_0101;
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let column = |y: u64| ((y & COLUMN_A).wrapping_mul(GATHER) >> 56) as usize;
+    [(x & 0xFF) as usize, (x >> 56) as usize, column(x), column(x >> 7)]
+}
+
+/// Folds the edge-move table over reversal: entry (p, o) becomes the sum of the entries of
+/// both reading directions, so one read per edge gives what the 8 images add up.
+fn fold_edge_table(t: &[i16]) -> Vec<i16> {
+    let rev = |i: usize| ((i & 0xFF) as u8).reverse_bits() as usize | (((i >> 8) as u8).reverse_bits() as usize) << 8;
+    // In range: both entries are bounded by MAX_WEIGHT, twice that fits.
+    (0..EDGE_TABLE).map(|i| t[i] + t[rev(i)]).collect()
 }
 
 pub fn has_bmi2() -> bool {
@@ -137,7 +177,8 @@ impl Evaluator {
             .chunks_exact(STAGE_WEIGHTS)
             .flat_map(|stage| {
                 let mut f = folding.fold(stage);
-                f.extend_from_slice(&stage[PATTERN_WEIGHTS..]);
+                f.extend_from_slice(&stage[PATTERN_WEIGHTS..EDGE_MOBILITY]);
+                f.extend(fold_edge_table(&stage[EDGE_MOBILITY..]));
                 f
             })
             .collect();
@@ -170,6 +211,7 @@ impl Evaluator {
             2 => Some(SET2_STAGE_WEIGHTS as u32),
             3 => Some(SET3_STAGE_WEIGHTS as u32),
             4 => Some(SET4_STAGE_WEIGHTS as u32),
+            5 => Some(SET5_STAGE_WEIGHTS as u32),
             weights::PATTERN_SET => Some(STAGE_WEIGHTS as u32),
             _ => None,
         })?;
@@ -183,10 +225,11 @@ impl Evaluator {
             });
         }
         let w = match set {
-            1 => upgrade_set4(&upgrade_set3(&upgrade_set12(&w, SET1_STAGE_WEIGHTS))),
-            2 => upgrade_set4(&upgrade_set3(&upgrade_set12(&w, SET2_STAGE_WEIGHTS))),
-            3 => upgrade_set4(&upgrade_set3(&w)),
-            4 => upgrade_set4(&w),
+            1 => upgrade_set5(&upgrade_set4(&upgrade_set3(&upgrade_set12(&w, SET1_STAGE_WEIGHTS)))),
+            2 => upgrade_set5(&upgrade_set4(&upgrade_set3(&upgrade_set12(&w, SET2_STAGE_WEIGHTS)))),
+            3 => upgrade_set5(&upgrade_set4(&upgrade_set3(&w))),
+            4 => upgrade_set5(&upgrade_set4(&w)),
+            5 => upgrade_set5(&w),
             _ => w,
         };
         Ok(Evaluator::from_weights(w))
@@ -221,8 +264,15 @@ impl Evaluator {
     #[inline]
     fn evaluate_fine_with_moves(&self, b: &Board, moves: u64) -> i32 {
         let w = &self.folded[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
-        let [mobility, potential, offset] = extra_terms(b, moves);
-        (self.pattern_sum(b, w) + w[mobility] as i32 + w[potential] as i32 + w[offset] as i32) * (256 / SCALE)
+        let replies = bits::moves(b.opponent, b.player);
+        let [mobility, potential, offset] = extra_terms(b, moves, replies);
+        let edge_table = &w[EDGE_MOBILITY..];
+        let edge_sum: i32 = edges(moves)
+            .iter()
+            .zip(edges(replies))
+            .map(|(&m, r)| edge_table[m + 256 * r] as i32)
+            .sum();
+        (self.pattern_sum(b, w) + edge_sum + w[mobility] as i32 + w[potential] as i32 + w[offset] as i32) * (256 / SCALE)
     }
 
     #[inline]
@@ -300,6 +350,18 @@ fn upgrade_set4(old: &[i16]) -> Vec<i16> {
         .collect()
 }
 
+/// Set-5 stages as this set's: the edge-move table weighs zero.
+fn upgrade_set5(old: &[i16]) -> Vec<i16> {
+    old.chunks_exact(SET5_STAGE_WEIGHTS)
+        .flat_map(|s| {
+            s.iter()
+                .copied()
+                .chain(std::iter::repeat_n(0, EDGE_TABLE))
+                .collect::<Vec<i16>>()
+        })
+        .collect()
+}
+
 /// Within the format's range (upgraded weights are sums and products of stored ones).
 fn clamp_weight(w: i32) -> i16 {
     w.clamp(-weights::MAX_WEIGHT as i32, weights::MAX_WEIGHT as i32) as i16
@@ -322,7 +384,6 @@ impl OrderingEval for Evaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::symmetry;
 
     #[test]
     fn embedded_weights_load_and_are_symmetric() {
@@ -341,7 +402,7 @@ mod tests {
     fn terms_beyond_the_patterns() {
         let f = features(&Board::START, has_bmi2());
         assert_eq!(
-            f[INSTANCES..],
+            f[INSTANCES..INSTANCES + 3],
             [
                 (MOBILITY + 4 * MOB_SIDE + 4) as u32,
                 (POTENTIAL + 10 * POT_SIDE + 10) as u32,
@@ -353,16 +414,32 @@ mod tests {
         let rows = 0xFF00_00FF_0000_FF00u64;
         let f = features(&Board::new(0, rows), has_bmi2());
         assert_eq!(
-            f[INSTANCES..],
+            f[INSTANCES..INSTANCES + 3],
             [MOBILITY as u32, (POTENTIAL + 39 * POT_SIDE) as u32, (BY_EMPTIES + 40) as u32]
         );
+    }
+
+    /// Opponent on B1, side to move on C1: the side to move can take A1 and the opponent D1.
+    /// Row 1 is read both ways; column A, which holds A1 too, both ways; the others are empty.
+    #[test]
+    fn edge_moves_are_read_on_every_image() {
+        let b = Board::new(1 << 2, 1 << 1);
+        let mut edge: Vec<u32> = features(&b, has_bmi2())[INSTANCES + 3..]
+            .iter()
+            .map(|&i| i - EDGE_MOBILITY as u32)
+            .collect();
+        edge.sort_unstable();
+        assert_eq!(edge, [0, 0, 0, 0, 1, 0x80, 1 + 256 * 8, 0x80 + 256 * 0x10]);
     }
 
     #[test]
     fn terms_are_within_16_bits_of_their_bases() {
         let size = |j: usize| match j.checked_sub(INSTANCES) {
             None => patterns::table_size(j % patterns::SHAPES.len()),
-            Some(extra) => [MOB_SIDE * MOB_SIDE, POT_SIDE * POT_SIDE, 61][extra],
+            Some(extra) => [MOB_SIDE * MOB_SIDE, POT_SIDE * POT_SIDE, 61]
+                .get(extra)
+                .copied()
+                .unwrap_or(EDGE_TABLE),
         };
         let mut seed = 7u64;
         for k in 0..300 {
@@ -378,7 +455,14 @@ mod tests {
 
     #[test]
     fn folded_tables_give_the_unfolded_sum() {
-        let e = Evaluator::embedded().expect("embedded weights");
+        // The shipped weights with an edge-move table that is not symmetric under reversal.
+        let mut w = Evaluator::embedded().expect("embedded weights").weights;
+        for stage in w.chunks_exact_mut(STAGE_WEIGHTS) {
+            for (i, x) in stage[EDGE_MOBILITY..].iter_mut().enumerate() {
+                *x = (i * 7919 % 401) as i16 - 200;
+            }
+        }
+        let e = Evaluator::from_weights(w);
         let mut portable = e.clone();
         portable.bmi2 = false;
         let mut seed = 31u64;
@@ -439,8 +523,9 @@ mod tests {
                 let current = &e.weights[k * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
                 assert_eq!(s[..SET4_PATTERN_WEIGHTS], current[..SET4_PATTERN_WEIGHTS]);
                 assert!(s[SET4_PATTERN_WEIGHTS..PATTERN_WEIGHTS].iter().all(|&w| w == 0));
+                assert!(s[EDGE_MOBILITY..].iter().all(|&w| w == 0));
                 if set == 4 {
-                    assert_eq!(s[PATTERN_WEIGHTS..], current[PATTERN_WEIGHTS..]);
+                    assert_eq!(s[PATTERN_WEIGHTS..EDGE_MOBILITY], current[PATTERN_WEIGHTS..EDGE_MOBILITY]);
                     continue;
                 }
                 for (pm, om) in [(0, 0), (5, 9), (31, 2), (12, 12)] {
@@ -452,6 +537,31 @@ mod tests {
                     assert_eq!(s[BY_EMPTIES + em], offset(set, k, em), "set {set} stage {k} empties {em}");
                 }
             }
+        }
+    }
+
+    /// A set-5 file keeps all its weights; the edge-move table weighs zero.
+    #[test]
+    fn set_5_files_load_without_edge_moves() {
+        let e = Evaluator::embedded().expect("embedded weights");
+        let old: Vec<i16> = e
+            .weights
+            .chunks_exact(STAGE_WEIGHTS)
+            .flat_map(|s| s[..SET5_STAGE_WEIGHTS].to_vec())
+            .collect();
+        let mut bytes = weights::encode(STAGES as u32, SET5_STAGE_WEIGHTS as u32, &old);
+        bytes[8..12].copy_from_slice(&5u32.to_le_bytes());
+        let n = bytes.len() - 4;
+        let sum = weights::fnv1a(&bytes[..n]);
+        bytes[n..].copy_from_slice(&sum.to_le_bytes());
+        let loaded = Evaluator::decode(&bytes, "set5.bin").expect("set 5 decodes");
+        for (s, current) in loaded
+            .weights
+            .chunks_exact(STAGE_WEIGHTS)
+            .zip(e.weights.chunks_exact(STAGE_WEIGHTS))
+        {
+            assert_eq!(s[..EDGE_MOBILITY], current[..EDGE_MOBILITY]);
+            assert!(s[EDGE_MOBILITY..].iter().all(|&w| w == 0));
         }
     }
 

@@ -8,8 +8,9 @@ pub const VERSION: u32 = 1;
 /// Identifies `patterns::SHAPES` plus the extra terms; bumped when they change. Set 1 had
 /// mobility and bias; set 2 added a weight for odd empties; set 3 had mobility and an offset
 /// per empties count; set 4 has tables over mobility and potential mobility; set 5 adds three
-/// 10-square shapes (corner triangle, edge block, corner cross).
-pub const PATTERN_SET: u32 = 5;
+/// 10-square shapes (corner triangle, edge block, corner cross); set 6 a table over both sides'
+/// legal moves on an edge.
+pub const PATTERN_SET: u32 = 6;
 const HEADER: usize = 20;
 /// Largest weight magnitude accepted (128 discs): the evaluation sums up to four weights into
 /// one i16 table entry (`eval::fold`).
