@@ -1134,13 +1134,12 @@ fn run_fit_endcut(args: &FitEndcutArgs, eval: &(dyn OrderingEval + Sync)) -> Exi
         );
         return ExitCode::from(2);
     }
-    let cmd: Vec<String> = std::env::args().collect();
     let header = format!(
         "Endgame ProbCut: exact score v = a*v' + b + e, e ~ N(0, sigma^2), v' = the solver's check search\n\
          (2 plies below {} empties, 4 from there). One row per empties count; samples 0 = extrapolated.\n\
          Regenerate with: {}",
         oxello::search::endcut::DEEP_CHECK_FROM,
-        cmd.join(" ")
+        command_line()
     );
     if let Err(e) = std::fs::write(&args.out, table.to_text(&header)) {
         eprintln!("oxello: cannot write {}: {e}", args.out.display());
@@ -1219,11 +1218,10 @@ fn run_fit_mpc(args: &FitMpcArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode 
         seed,
     };
     let (table, svgs) = fitmpc::run(&positions, &opts, eval);
-    let args: Vec<String> = std::env::args().collect();
     let header = format!(
         "Multi-ProbCut parameters: v = a*v' + b + e, e ~ N(0, sigma^2), per stage (empties) and depth pair.\n\
          depth 60 = exact score. Regenerate with: {}",
-        args.join(" ")
+        command_line()
     );
     if let Err(e) = std::fs::write(out, table.to_text(&header)) {
         eprintln!("oxello: cannot write {}: {e}", out.display());
@@ -1284,4 +1282,12 @@ fn read_text(path: &std::path::Path) -> Option<String> {
     std::fs::read_to_string(path)
         .map_err(|e| eprintln!("oxello: cannot read {}: {e}", path.display()))
         .ok()
+}
+
+/// This run's command line as `oxello ARGS` (not the binary's path), for file headers.
+fn command_line() -> String {
+    std::iter::once("oxello".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
