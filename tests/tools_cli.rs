@@ -178,3 +178,12 @@ fn train_rejects_a_stage_out_of_range() {
     assert_eq!(code, 2);
     assert!(err.contains("--stages 12"), "{err}");
 }
+
+#[test]
+fn train_rejects_a_fraction_out_of_range() {
+    for bad in ["0", "1.5", "NaN"] {
+        let (code, _, err) = run(&["train", "--data", "missing.txt", "--fraction", bad]);
+        assert_eq!(code, 2, "{bad}");
+        assert!(err.contains("--fraction"), "{bad}: {err}");
+    }
+}

@@ -473,6 +473,16 @@ mod tests {
         }
     }
 
+    /// A weights file as an older pattern set wrote it (its set id, its stage size).
+    fn encode_as_set(set: u32, per_stage: usize, w: &[i16]) -> Vec<u8> {
+        let mut bytes = weights::encode(STAGES as u32, per_stage as u32, w);
+        bytes[8..12].copy_from_slice(&set.to_le_bytes());
+        let n = bytes.len() - 4;
+        let sum = weights::fnv1a(&bytes[..n]);
+        bytes[n..].copy_from_slice(&sum.to_le_bytes());
+        bytes
+    }
+
     /// Older files load and evaluate as they did: the shapes added by set 5 weigh zero, a set-4
     /// file keeps its tables and offsets, and a set-3 file (mobility weight, offsets by
     /// empties), a set-2 file (mobility, bias, odd-empties weight) and a set-1 file (mobility,
@@ -513,11 +523,7 @@ mod tests {
                         .collect::<Vec<i16>>()
                 })
                 .collect();
-            let mut bytes = weights::encode(STAGES as u32, per_stage as u32, &old);
-            bytes[8..12].copy_from_slice(&set.to_le_bytes());
-            let n = bytes.len() - 4;
-            let sum = weights::fnv1a(&bytes[..n]);
-            bytes[n..].copy_from_slice(&sum.to_le_bytes());
+            let bytes = encode_as_set(set, per_stage, &old);
             let loaded = Evaluator::decode(&bytes, "old.bin").expect("old set decodes");
             for (k, s) in loaded.weights.chunks_exact(STAGE_WEIGHTS).enumerate() {
                 let current = &e.weights[k * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
@@ -549,11 +555,7 @@ mod tests {
             .chunks_exact(STAGE_WEIGHTS)
             .flat_map(|s| s[..SET5_STAGE_WEIGHTS].to_vec())
             .collect();
-        let mut bytes = weights::encode(STAGES as u32, SET5_STAGE_WEIGHTS as u32, &old);
-        bytes[8..12].copy_from_slice(&5u32.to_le_bytes());
-        let n = bytes.len() - 4;
-        let sum = weights::fnv1a(&bytes[..n]);
-        bytes[n..].copy_from_slice(&sum.to_le_bytes());
+        let bytes = encode_as_set(5, SET5_STAGE_WEIGHTS, &old);
         let loaded = Evaluator::decode(&bytes, "set5.bin").expect("set 5 decodes");
         for (s, current) in loaded
             .weights
