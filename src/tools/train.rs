@@ -288,35 +288,37 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
             }
     };
     for r in records {
-        let st = eval::stage(r.board.empty_count());
+        let (st, e) = (eval::stage(r.board.empty_count()), r.board.empty_count());
+        let held_out = r.game % 10 == 9;
+        // The stages this record serves (bit k = stage k): a held-out record its own; a training
+        // record in the learning-curve subset also the neighbouring stages within `opts.share`
+        // empties — with little data, borrowing from nearby stages beats fitting each alone.
+        let serves = |k: usize| {
+            let lo = k as u32 * eval::STAGE_WIDTH;
+            let hi = lo + eval::STAGE_WIDTH - 1;
+            opts.fits(k)
+                && if held_out {
+                    k == st
+                } else {
+                    in_fraction(r.game, opts.fraction) && e + opts.share >= lo && e <= hi + opts.share
+                }
+        };
+        let targets: u32 = (0..STAGES).filter(|&k| serves(k)).fold(0, |m, k| m | 1 << k);
+        if targets == 0 {
+            // Skipped before the costly feature extraction (`--stages`, `--fraction`).
+            continue;
+        }
         let mut terms = [0u16; TERMS];
         for ((t, i), base) in terms.iter_mut().zip(eval::features(&r.board, bmi2)).zip(TERM_BASES) {
             *t = (i - base) as u16;
         }
-        let sample = |own| Sample {
-            terms,
-            target: label(r),
-            own,
-        };
-        if r.game % 10 == 9 {
-            if opts.fits(st) {
-                per_stage[st].1.push(sample(true));
-            }
-        } else if !in_fraction(r.game, opts.fraction) {
-            // Left out of this learning-curve subset.
-        } else {
-            // Training records also serve the neighbouring stages within `opts.share` empties:
-            // with little data, borrowing from nearby stages beats fitting each alone.
-            let e = r.board.empty_count();
-            for (k, slot) in per_stage.iter_mut().enumerate() {
-                let (lo, hi) = (
-                    k as u32 * eval::STAGE_WIDTH,
-                    k as u32 * eval::STAGE_WIDTH + eval::STAGE_WIDTH - 1,
-                );
-                if opts.fits(k) && e + opts.share >= lo && e <= hi + opts.share {
-                    slot.0.push(sample(k == st));
-                }
-            }
+        for (k, slot) in per_stage.iter_mut().enumerate().filter(|(k, _)| targets >> k & 1 != 0) {
+            let sample = Sample {
+                terms,
+                target: label(r),
+                own: k == st,
+            };
+            if held_out { &mut slot.1 } else { &mut slot.0 }.push(sample);
         }
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
