@@ -54,12 +54,12 @@ impl Board {
         !(self.player | self.opponent)
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn empty_count(&self) -> u32 {
         self.empties().count_ones()
     }
 
-    #[inline]
+    #[inline(always)]
     pub fn moves(&self) -> u64 {
         bits::moves(self.player, self.opponent)
     }

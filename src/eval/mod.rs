@@ -6,6 +6,7 @@
 pub mod bootstrap;
 pub mod dataset;
 pub mod fold;
+pub mod incremental;
 pub mod patterns;
 pub mod weights;
 
@@ -13,6 +14,8 @@ use crate::board::Board;
 use crate::board::bits;
 use crate::board::symmetry;
 use crate::search::endgame::OrderingEval;
+use crate::search::kernel::Kernel;
+use incremental::Features;
 use patterns::{INSTANCES, PATTERN_WEIGHTS};
 pub use weights::EvalError;
 
@@ -114,7 +117,7 @@ pub fn features(b: &Board, bmi2: bool) -> [u32; TERMS] {
 
 /// Indices of the terms besides the patterns: mobility pair, potential-mobility pair, offset
 /// by empties. `moves` and `replies` are the two sides' legal moves.
-#[inline]
+#[inline(always)]
 fn extra_terms(b: &Board, moves: u64, replies: u64) -> [usize; 3] {
     let cap = |n: u32, side: usize| (n as usize).min(side - 1);
     let mobility = cap(moves.count_ones(), MOB_SIDE) * MOB_SIDE + cap(replies.count_ones(), MOB_SIDE);
@@ -129,7 +132,7 @@ fn extra_terms(b: &Board, moves: u64, replies: u64) -> [usize; 3] {
 }
 
 /// The 8 squares of each edge as a byte, in the edge's order (rows 1 and 8, columns A and H).
-#[inline]
+#[inline(always)]
 fn edges(x: u64) -> [usize; 4] {
     // Column A's bits (squares 0, 8, .., 56) land in the top byte in order: the products of
     // the 8 bits and the multiplier's 8 bits fall on distinct bits, so nothing carries.
@@ -145,6 +148,21 @@ fn fold_edge_table(t: &[i16]) -> Vec<i16> {
     let rev = |i: usize| ((i & 0xFF) as u8).reverse_bits() as usize | (((i >> 8) as u8).reverse_bits() as usize) << 8;
     // In range: both entries are bounded by MAX_WEIGHT, twice that fits.
     (0..EDGE_TABLE).map(|i| t[i] + t[rev(i)]).collect()
+}
+
+/// Sum of the terms besides the patterns in one stage's folded weights `w`: mobility,
+/// potential mobility, offset by empties and the edge moves.
+#[inline(always)]
+fn other_terms(w: &[i16], b: &Board, moves: u64) -> i32 {
+    let replies = bits::moves(b.opponent, b.player);
+    let [mobility, potential, offset] = extra_terms(b, moves, replies);
+    let edge_table = &w[EDGE_MOBILITY..];
+    let edge_sum: i32 = edges(moves)
+        .iter()
+        .zip(edges(replies))
+        .map(|(&m, r)| edge_table[m + 256 * r] as i32)
+        .sum();
+    edge_sum + w[mobility] as i32 + w[potential] as i32 + w[offset] as i32
 }
 
 pub fn has_bmi2() -> bool {
@@ -167,6 +185,8 @@ pub struct Evaluator {
     instances: Vec<fold::Instance>,
     digits: Vec<u16>,
     bmi2: bool,
+    /// The compiled copy of the leaf evaluation to use (`evaluate_features`).
+    kernel: Kernel,
 }
 
 impl Evaluator {
@@ -188,6 +208,7 @@ impl Evaluator {
             instances: folding.instances,
             digits: folding.digits,
             bmi2: has_bmi2(),
+            kernel: Kernel::detect(),
         }
     }
 
@@ -263,16 +284,43 @@ impl Evaluator {
     /// The same when the side to move's legal moves are known.
     #[inline]
     fn evaluate_fine_with_moves(&self, b: &Board, moves: u64) -> i32 {
-        let w = &self.folded[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
-        let replies = bits::moves(b.opponent, b.player);
-        let [mobility, potential, offset] = extra_terms(b, moves, replies);
-        let edge_table = &w[EDGE_MOBILITY..];
-        let edge_sum: i32 = edges(moves)
+        let w = self.stage(b);
+        (self.pattern_sum(b, w) + other_terms(w, b, moves)) * (256 / SCALE)
+    }
+
+    /// The same from the position's incremental pattern indices (`f` must be `b`'s), in the
+    /// fastest compiled copy: the search's leaves land here.
+    pub fn evaluate_fine_features(&self, b: &Board, f: &Features, moves: u64) -> i32 {
+        match self.kernel {
+            Kernel::Portable => self.fine_features(b, f, moves),
+            // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
+            #[cfg(target_arch = "x86_64")]
+            Kernel::X86V3 => unsafe { self.fine_features_x86v3(b, f, moves) },
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
+    fn fine_features_x86v3(&self, b: &Board, f: &Features, moves: u64) -> i32 {
+        self.fine_features(b, f, moves)
+    }
+
+    #[inline(always)]
+    fn fine_features(&self, b: &Board, f: &Features, moves: u64) -> i32 {
+        let w = self.stage(b);
+        let patterns: i32 = self
+            .instances
             .iter()
-            .zip(edges(replies))
-            .map(|(&m, r)| edge_table[m + 256 * r] as i32)
+            .zip(&f.me)
+            .map(|(i, &x)| w[i.offset + x as usize] as i32)
             .sum();
-        (self.pattern_sum(b, w) + edge_sum + w[mobility] as i32 + w[potential] as i32 + w[offset] as i32) * (256 / SCALE)
+        (patterns + other_terms(w, b, moves)) * (256 / SCALE)
+    }
+
+    /// The folded weights of `b`'s stage.
+    #[inline]
+    fn stage(&self, b: &Board) -> &[i16] {
+        &self.folded[stage(b.empty_count()) * STAGE_WEIGHTS..][..STAGE_WEIGHTS]
     }
 
     #[inline]
@@ -378,6 +426,10 @@ impl OrderingEval for Evaluator {
 
     fn evaluate_with_moves(&self, b: &Board, moves: u64) -> i32 {
         to_discs(self.evaluate_fine_with_moves(b, moves))
+    }
+
+    fn evaluate_features(&self, b: &Board, f: &Features, moves: u64) -> i32 {
+        to_discs(self.evaluate_fine_features(b, f, moves))
     }
 }
 

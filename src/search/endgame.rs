@@ -15,6 +15,7 @@ use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
 use crate::board::stability::stable_discs;
 use crate::board::{Board, Square};
+use crate::eval::incremental::Features;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -26,6 +27,10 @@ pub trait OrderingEval: Sync {
     /// The same when the caller already has the side to move's legal moves.
     fn evaluate_with_moves(&self, b: &Board, _moves: u64) -> i32 {
         self.evaluate(b)
+    }
+    /// The same when the caller also keeps the position's incremental pattern indices.
+    fn evaluate_features(&self, b: &Board, _f: &Features, moves: u64) -> i32 {
+        self.evaluate_with_moves(b, moves)
     }
 }
 

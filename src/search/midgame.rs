@@ -4,12 +4,15 @@
 
 use super::busy::BusyTable;
 use super::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
+use super::kernel::Kernel;
 use super::mpc::{self, MpcTable, TO_END};
 use super::request::{DepthKind, Driver, Pruning, SearchInfo, SearchRequest, SearchResult};
 use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
 use crate::board::{Board, Square};
+use crate::eval::incremental::{Deltas, Features};
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -27,6 +30,9 @@ type Ordered = Stack<(i32, usize, Board), 64>;
 const POLL_INTERVAL: u64 = 4096;
 /// ProbCut check searches may themselves use ProbCut only this many levels deep.
 const MAX_MPC_NESTING: u32 = 2;
+/// Null-window nodes this close to the leaves neither probe nor store the TT: the memory
+/// access costs more than the few leaves it saves.
+const TT_MIN_DEPTH: u32 = 3;
 /// Parallel threads mark and defer nodes at this remaining depth and above.
 const BUSY_MIN_DEPTH: u32 = 4;
 /// A selective search hands over to the exact solver at this many empties.
@@ -40,11 +46,27 @@ pub struct Searcher {
     pub mpc: MpcTable,
 }
 
-/// Per-search state shared by the recursive functions.
-struct Run<'a> {
+/// Which compiled copy of the recursive functions a `Run` uses (see `search::kernel`).
+struct Portable;
+#[cfg(target_arch = "x86_64")]
+struct X86V3;
+
+/// How a thread of a parallel search differs from a lone search.
+#[derive(Clone, Copy, Default)]
+struct Helping<'a> {
+    /// Shared "being searched" marks when several threads search together.
+    busy: Option<&'a BusyTable>,
+    /// A helper thread (no node limit) and the plies it runs ahead of the iteration count.
+    helper: Option<u32>,
+}
+
+/// Per-search state shared by the recursive functions; `K` picks the compiled copy.
+struct Run<'a, K> {
     tt: &'a TranspositionTable,
     solver: &'a mut Solver,
     eval: &'a dyn OrderingEval,
+    /// Updates the leaves' pattern indices move by move.
+    deltas: &'static Deltas,
     mpc: &'a MpcTable,
     /// ProbCut threshold t (None: no ProbCut), N-best width, and the confidence percentage
     /// recorded with results.
@@ -64,6 +86,7 @@ struct Run<'a> {
     /// for the main thread's next iteration instead of repeating its current one.
     depth_offset: u32,
     history: [u32; 64],
+    kernel: PhantomData<K>,
 }
 
 impl Searcher {
@@ -142,10 +165,19 @@ impl Searcher {
     ) -> SearchResult {
         let threads = req.threads.max(1);
         let empties = req.board.empty_count();
+        let kernel = self.solver.kernel;
         if threads == 1 || empties <= req.exact_empties.max(req.wld_empties) {
             self.solver.threads = threads;
-            let mut run = Run::new(&self.tt, &mut self.solver, eval, &self.mpc, req, stop, start);
-            return run.think(&req.board, req, report);
+            let run = RunArgs {
+                tt: &self.tt,
+                eval,
+                mpc: &self.mpc,
+                req,
+                stop,
+                start,
+                helping: Helping::default(),
+            };
+            return think(kernel, run, &mut self.solver, report).0;
         }
         self.solver.threads = 1;
         let done = AtomicBool::new(false);
@@ -158,18 +190,35 @@ impl Searcher {
                     let (solver_tt, done, busy) = (solver_tt.clone(), &done, &busy);
                     scope.spawn(move || {
                         let mut solver = Solver::with_table(solver_tt);
-                        let mut run = Run::new(tt, &mut solver, eval, mpc, req, done, start);
-                        run.busy = Some(busy);
-                        run.node_limit = None;
-                        run.depth_offset = (k % 2) as u32;
-                        run.think(&req.board, req, &mut |_| {});
-                        run.nodes
+                        let run = RunArgs {
+                            tt,
+                            eval,
+                            mpc,
+                            req,
+                            stop: done,
+                            start,
+                            helping: Helping {
+                                busy: Some(busy),
+                                helper: Some((k % 2) as u32),
+                            },
+                        };
+                        think(kernel, run, &mut solver, &mut |_| {}).1
                     })
                 })
                 .collect();
-            let mut run = Run::new(tt, solver, eval, mpc, req, stop, start);
-            run.busy = Some(&busy);
-            let mut r = run.think(&req.board, req, report);
+            let run = RunArgs {
+                tt,
+                eval,
+                mpc,
+                req,
+                stop,
+                start,
+                helping: Helping {
+                    busy: Some(&busy),
+                    helper: None,
+                },
+            };
+            let (mut r, _) = think(kernel, run, solver, report);
             done.store(true, Ordering::Relaxed);
             r.nodes += helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum::<u64>();
             r
@@ -177,20 +226,53 @@ impl Searcher {
     }
 }
 
-impl<'a> Run<'a> {
-    fn new(
-        tt: &'a TranspositionTable,
-        solver: &'a mut Solver,
-        eval: &'a dyn OrderingEval,
-        mpc: &'a MpcTable,
-        req: &SearchRequest,
-        stop: &'a AtomicBool,
-        start: Instant,
-    ) -> Run<'a> {
+/// What one thread's `Run` is made of, besides its solver.
+struct RunArgs<'a> {
+    tt: &'a TranspositionTable,
+    eval: &'a dyn OrderingEval,
+    mpc: &'a MpcTable,
+    req: &'a SearchRequest,
+    stop: &'a AtomicBool,
+    start: Instant,
+    helping: Helping<'a>,
+}
+
+/// One thread's iterative deepening in the compiled copy `kernel` names: its result and its
+/// node count.
+fn think(kernel: Kernel, args: RunArgs<'_>, solver: &mut Solver, report: &mut dyn FnMut(&SearchInfo)) -> (SearchResult, u64) {
+    let req = args.req;
+    match kernel {
+        Kernel::Portable => {
+            let mut run = Run::<Portable>::new(args, solver);
+            let r = run.think(&req.board, req, report);
+            (r, run.nodes)
+        }
+        #[cfg(target_arch = "x86_64")]
+        Kernel::X86V3 => {
+            let mut run = Run::<X86V3>::new(args, solver);
+            // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
+            let r = unsafe { run.think(&req.board, req, report) };
+            (r, run.nodes)
+        }
+    }
+}
+
+impl<'a, K> Run<'a, K> {
+    fn new(args: RunArgs<'a>, solver: &'a mut Solver) -> Run<'a, K> {
+        let RunArgs {
+            tt,
+            eval,
+            mpc,
+            req,
+            stop,
+            start,
+            helping,
+        } = args;
         Run {
             tt,
             solver,
             eval,
+            deltas: Deltas::get(),
             mpc,
             t: match req.pruning {
                 Pruning::ProbCut { t } => Some(t),
@@ -205,12 +287,13 @@ impl<'a> Run<'a> {
             stop,
             start,
             deadline: req.limits.time.map(|t| start + t),
-            node_limit: req.limits.nodes,
-            depth_offset: 0,
+            node_limit: req.limits.nodes.filter(|_| helping.helper.is_none()),
+            depth_offset: helping.helper.unwrap_or(0),
             nodes: 0,
             aborted: false,
-            busy: None,
+            busy: helping.busy,
             history: [0; 64],
+            kernel: PhantomData,
         }
     }
 
@@ -229,6 +312,19 @@ impl<'a> Run<'a> {
         self.eval.evaluate(b).clamp(-64, 64)
     }
 
+    /// The evaluation of a leaf whose pattern indices and legal moves are known.
+    #[inline]
+    fn evaluate_leaf(&self, b: &Board, f: &Features, moves: u64) -> i32 {
+        self.eval.evaluate_features(b, f, moves).clamp(-64, 64)
+    }
+
+    /// The pattern indices of `child`, reached from `b` by a move on `sq`.
+    #[inline]
+    fn child_features(&self, b: &Board, f: &Features, sq: usize, child: &Board) -> Features {
+        // The child's opponent owns the parent's discs, the new disc and the flipped ones.
+        f.play(self.deltas, sq, child.opponent ^ b.player ^ (1u64 << sq))
+    }
+
     /// Exact null-window value from the endgame solver (depth reaches the end of the game).
     fn solve_nws(&mut self, b: &Board, alpha: i32) -> i32 {
         let r = self.solver.null_window(b, alpha, self.stop, self.deadline, self.busy);
@@ -244,329 +340,6 @@ impl<'a> Run<'a> {
     fn solves_exactly(&self, b: &Board, depth: u32) -> bool {
         let empties = b.empty_count();
         depth >= empties && (self.selectivity >= FULL_WIDTH || empties <= SELECTIVE_SOLVE_EMPTIES)
-    }
-
-    /// Multi-ProbCut: shallow null-window searches predict whether the `depth` search would
-    /// fail high (v ≥ β) or low (v ≤ α); if one does with the configured confidence, cut.
-    fn probcut(&mut self, b: &Board, alpha: i32, depth: u32) -> Option<i32> {
-        let t = self.t?;
-        if self.mpc_nesting >= MAX_MPC_NESTING {
-            return None;
-        }
-        let empties = b.empty_count();
-        let fit_depth = if depth >= empties { TO_END } else { depth };
-        let checks: Vec<mpc::Fit> = self.mpc.checks(empties, fit_depth).copied().collect();
-        let beta = alpha + 1;
-        for f in checks {
-            self.mpc_nesting += 1;
-            let hi = ((t * f.sigma + beta as f64 - f.b) / f.a).round() as i32;
-            let high = hi <= 64 && self.nws(b, hi - 1, f.check) >= hi;
-            let lo = ((-t * f.sigma + alpha as f64 - f.b) / f.a).round() as i32;
-            let low = !high && lo >= -64 && self.nws(b, lo, f.check) <= lo;
-            self.mpc_nesting -= 1;
-            if self.aborted {
-                return Some(alpha);
-            }
-            if high {
-                return Some(beta);
-            }
-            if low {
-                return Some(alpha);
-            }
-        }
-        None
-    }
-
-    /// Moves of `b` ordered best first: TT move, then by a shallow search (deep nodes) or the
-    /// evaluation of the child, with fewer opponent replies breaking ties.
-    fn ordered_moves(&mut self, b: &Board, moves: u64, depth: u32, tt_move: Option<usize>, list: &mut Ordered) {
-        for sq in Squares(moves) {
-            let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
-            let replies = child.moves();
-            let key = if Some(sq) == tt_move {
-                i32::MAX
-            } else if depth >= 2 {
-                let value = if depth >= SHALLOW_ORDER_DEPTH {
-                    -self.pvs(&child, -INF, INF, (depth - 3) / 2, &mut Vec::new())
-                } else {
-                    -self.eval.evaluate_with_moves(&child, replies).clamp(-64, 64)
-                };
-                value * 64 - replies.count_ones() as i32
-            } else {
-                -(replies.count_ones() as i32)
-            };
-            list.insert_sorted((key, sq, child), |x, y| x.0 > y.0);
-        }
-    }
-
-    /// Null-window search: is the value of `b` (side to move) above `alpha`? Fail-soft.
-    fn nws(&mut self, b: &Board, alpha: i32, depth: u32) -> i32 {
-        self.nodes += 1;
-        if self.poll() {
-            return alpha;
-        }
-        let moves = b.moves();
-        if moves == 0 {
-            if b.pass().moves() == 0 {
-                return b.final_score();
-            }
-            self.nodes -= 1;
-            return -self.nws(&b.pass(), -alpha - 1, depth);
-        }
-        if depth == 0 {
-            return self.evaluate(b);
-        }
-        if self.solves_exactly(b, depth) {
-            return self.solve_nws(b, alpha);
-        }
-        let mut tt_move = None;
-        if let Some(h) = self.tt.probe(b) {
-            if h.depth >= depth && h.selectivity >= self.selectivity {
-                if h.lower > alpha {
-                    return h.lower;
-                }
-                if h.upper <= alpha {
-                    return h.upper;
-                }
-            }
-            tt_move = h.best;
-        }
-        // Parallel search: mark the node before its costly part (ProbCut, ordering) so another
-        // thread meeting it as a younger brother puts it off.
-        match self.busy.filter(|_| depth >= BUSY_MIN_DEPTH) {
-            Some(t) => {
-                let key = BusyTable::key(b);
-                t.enter(key);
-                let s = self.nws_moves(b, alpha, depth, moves, tt_move);
-                t.leave(key);
-                s
-            }
-            None => self.nws_moves(b, alpha, depth, moves, tt_move),
-        }
-    }
-
-    /// The part of `nws` after the TT probe: ProbCut, then the moves.
-    fn nws_moves(&mut self, b: &Board, alpha: i32, depth: u32, moves: u64, tt_move: Option<usize>) -> i32 {
-        if let Some(s) = self.probcut(b, alpha, depth) {
-            return s;
-        }
-        let mut best = -INF;
-        let mut best_move = None;
-        if depth <= 2 {
-            // Near the leaves a search per move costs more than it saves: TT move first.
-            let first = tt_move.filter(|&m| moves >> m & 1 != 0);
-            let rest = moves & !first.map_or(0, |m| 1u64 << m);
-            // Then by the history heuristic: squares that cut off often before.
-            let mut order = [0u8; 32];
-            let mut len = 0;
-            for sq in Squares(rest) {
-                let mut i = len;
-                while i > 0 && self.history[order[i - 1] as usize] < self.history[sq] {
-                    order[i] = order[i - 1];
-                    i -= 1;
-                }
-                order[i] = sq as u8;
-                len += 1;
-            }
-            for sq in first.into_iter().chain(order[..len].iter().map(|&sq| sq as usize)) {
-                let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
-                let s = -self.nws(&child, -alpha - 1, depth - 1);
-                if self.aborted {
-                    return alpha;
-                }
-                if s > best {
-                    best = s;
-                    best_move = Some(sq);
-                    if s > alpha {
-                        self.history[sq] += depth * depth;
-                        break;
-                    }
-                }
-            }
-        } else {
-            let width = self.nbest.unwrap_or(usize::MAX);
-            let mut list = Ordered::new();
-            self.ordered_moves(b, moves, depth, tt_move, &mut list);
-            // Younger brothers another thread is searching are put off to the end.
-            let busy = self.busy.filter(|_| depth > BUSY_MIN_DEPTH);
-            let mut deferred = Vec::new();
-            for (i, &(_, sq, child)) in list.as_slice().iter().take(width).enumerate() {
-                if i > 0 && busy.is_some_and(|t| t.is_busy(BusyTable::key(&child))) {
-                    deferred.push((sq, child));
-                    continue;
-                }
-                let s = -self.nws(&child, -alpha - 1, depth - 1);
-                if self.aborted || s > alpha {
-                    (best, best_move) = (s, Some(sq));
-                    self.history[sq] += depth * depth;
-                    break;
-                }
-                if s > best {
-                    (best, best_move) = (s, Some(sq));
-                }
-            }
-            if best <= alpha && !self.aborted {
-                for (sq, child) in deferred {
-                    let s = -self.nws(&child, -alpha - 1, depth - 1);
-                    if self.aborted || s > best {
-                        (best, best_move) = (s, Some(sq));
-                    }
-                    if self.aborted || s > alpha {
-                        break;
-                    }
-                }
-            }
-            if self.aborted {
-                return alpha;
-            }
-        }
-        self.tt.store(
-            b,
-            Store {
-                depth,
-                selectivity: self.selectivity,
-                alpha,
-                beta: alpha + 1,
-                score: best,
-                best: best_move,
-            },
-        );
-        best
-    }
-
-    /// Principal-variation search with window (alpha, beta); `pv` receives the line when the
-    /// value is inside the window.
-    fn pvs(&mut self, b: &Board, alpha: i32, beta: i32, depth: u32, pv: &mut Vec<Square>) -> i32 {
-        self.nodes += 1;
-        pv.clear();
-        if self.poll() {
-            return alpha;
-        }
-        let moves = b.moves();
-        if moves == 0 {
-            if b.pass().moves() == 0 {
-                return b.final_score();
-            }
-            self.nodes -= 1;
-            let mut child_pv = Vec::new();
-            let s = -self.pvs(&b.pass(), -beta, -alpha, depth, &mut child_pv);
-            pv.push(Square::Pass);
-            pv.extend(child_pv);
-            return s;
-        }
-        if depth == 0 {
-            return self.evaluate(b);
-        }
-        if self.solves_exactly(b, depth) {
-            // Exact from here: the solver's PV search gives value and line together.
-            let r = self.solver.solve_with(
-                b,
-                &SolveParams {
-                    mode: SolveMode::Exact,
-                    guess: self.evaluate(b),
-                    eval: Some(self.eval),
-                    deadline: self.deadline,
-                },
-                self.stop,
-            );
-            self.nodes += r.nodes;
-            self.aborted |= r.aborted;
-            pv.extend(r.pv);
-            return r.score;
-        }
-        let tt_move = self.tt.probe(b).and_then(|h| h.best);
-        let alpha0 = alpha;
-        let mut alpha = alpha;
-        let mut best = -INF;
-        let mut best_move = None;
-        let mut child_pv = Vec::new();
-        let mut list = Ordered::new();
-        self.ordered_moves(b, moves, depth.max(2), tt_move, &mut list);
-        for (i, &(_, sq, child)) in list.as_slice().iter().enumerate() {
-            let mut s;
-            if i == 0 {
-                s = -self.pvs(&child, -beta, -alpha, depth - 1, &mut child_pv);
-            } else {
-                child_pv.clear();
-                s = -self.nws(&child, -alpha - 1, depth - 1);
-                if s > alpha && s < beta && !self.aborted {
-                    s = -self.pvs(&child, -beta, -alpha, depth - 1, &mut child_pv);
-                }
-            }
-            if self.aborted {
-                return best.max(alpha0);
-            }
-            if s > best {
-                best = s;
-                best_move = Some(sq);
-                pv.clear();
-                pv.push(Square::At(sq as u8));
-                pv.extend(child_pv.iter().copied());
-                if s > alpha {
-                    alpha = s;
-                    if s >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.tt.store(
-            b,
-            Store {
-                depth,
-                selectivity: self.selectivity,
-                alpha: alpha0,
-                beta,
-                score: best,
-                best: best_move,
-            },
-        );
-        best
-    }
-
-    /// One root iteration at `depth` by PVS with aspiration windows around `guess`.
-    fn root_pvs(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Vec<Square>) -> i32 {
-        let mut delta = ASPIRATION;
-        let (mut alpha, mut beta) = if depth <= 2 {
-            (-INF, INF)
-        } else {
-            (guess - delta, guess + delta)
-        };
-        loop {
-            let s = self.pvs(b, alpha.max(-INF), beta.min(INF), depth, pv);
-            if self.aborted {
-                return s;
-            }
-            if s <= alpha && alpha > -INF {
-                alpha = (s - delta).max(-INF);
-            } else if s >= beta && beta < INF {
-                beta = (s + delta).min(INF);
-            } else {
-                return s;
-            }
-            delta *= 2;
-        }
-    }
-
-    /// One root iteration at `depth` by MTD(f): null-window probes from `guess` until the
-    /// bounds meet; the PV is read back from the TT.
-    fn root_mtdf(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Vec<Square>) -> i32 {
-        let (mut lower, mut upper) = (-INF, INF);
-        let mut g = guess;
-        while lower < upper {
-            let beta = if g == lower { g + 1 } else { g };
-            g = self.nws(b, beta - 1, depth);
-            if self.aborted {
-                return g;
-            }
-            if g < beta {
-                upper = g;
-            } else {
-                lower = g;
-            }
-        }
-        *pv = self.tt_line(b, depth);
-        g
     }
 
     /// Follows the TT's best moves from `b` (at most `depth` moves).
@@ -616,115 +389,470 @@ impl<'a> Run<'a> {
             pv: info.pv,
         }
     }
-
-    /// Iterative deepening, then (within the solve depth) an exact or WLD solve. `b` has moves.
-    fn think(&mut self, b: &Board, req: &SearchRequest, report: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
-        let empties = b.empty_count();
-        let solve = if empties <= req.exact_empties {
-            Some(SolveMode::Exact)
-        } else if empties <= req.wld_empties {
-            Some(SolveMode::Wld)
-        } else {
-            None
-        };
-        // Before a solve a short midgame search supplies the guess and a fallback move.
-        let max_depth = match solve {
-            Some(_) => req.limits.depth.unwrap_or(60).min(empties.saturating_sub(10).clamp(1, 10)),
-            None => req.limits.depth.unwrap_or(60).min(empties),
-        };
-        let mut last: Option<SearchInfo> = None;
-        let mut guess = self.evaluate(b);
-        for depth in 1..=max_depth.max(1) {
-            let depth = (depth + self.depth_offset).min(max_depth.max(1));
-            let mut pv = Vec::new();
-            let score = match req.driver {
-                Driver::Pvs => self.root_pvs(b, depth, guess, &mut pv),
-                Driver::Mtdf => self.root_mtdf(b, depth, guess, &mut pv),
-            };
-            // A stopped iteration is discarded, except that depth 1 always yields a move.
-            if self.aborted && last.is_some() {
-                break;
-            }
-            if pv.is_empty() {
-                // Only an aborted first iteration can end without a line: take the best-ordered move.
-                let mut list = Ordered::new();
-                self.ordered_moves(b, b.moves(), 1, None, &mut list);
-                let first = list.as_slice().first().map_or(0, |m| m.1);
-                pv.push(Square::At(first as u8));
-            }
-            guess = score;
-            let kind = if depth >= empties {
-                DepthKind::Exact
-            } else {
-                DepthKind::Midgame {
-                    depth,
-                    percent: self.selectivity,
-                }
-            };
-            let info = self.info(kind, score, &pv);
-            report(&info);
-            last = Some(info);
-            if self.aborted || kind == DepthKind::Exact {
-                break;
-            }
-            // Do not start an iteration that would most likely be cut off by the clock.
-            if let Some(limit) = self.deadline.map(|d| d.saturating_duration_since(self.start))
-                && self.start.elapsed() > limit.mul_f64(0.3)
-            {
-                break;
-            }
-        }
-        let mut best = last.unwrap_or_else(|| {
-            self.info(
-                DepthKind::Midgame {
-                    depth: 0,
-                    percent: FULL_WIDTH,
-                },
-                guess,
-                &[],
-            )
-        });
-        // Selective endgame: a ProbCut search to the end first gives a probable result fast.
-        if solve.is_some() && self.selectivity < FULL_WIDTH && !self.aborted && empties > SELECTIVE_SOLVE_EMPTIES {
-            let mut pv = Vec::new();
-            let score = self.root_pvs(b, empties, best.score, &mut pv);
-            if !self.aborted && !pv.is_empty() {
-                best = self.info(
-                    DepthKind::Midgame {
-                        depth: empties,
-                        percent: self.selectivity,
-                    },
-                    score,
-                    &pv,
-                );
-                report(&best);
-            }
-        }
-        if let Some(mode) = solve.filter(|_| !self.aborted && req.limits.depth.is_none_or(|d| d >= empties)) {
-            let r = self.solver.solve_with(
-                b,
-                &SolveParams {
-                    mode,
-                    guess: best.score,
-                    eval: Some(self.eval),
-                    deadline: self.deadline,
-                },
-                self.stop,
-            );
-            self.nodes += r.nodes;
-            if !r.aborted {
-                let kind = if mode == SolveMode::Exact {
-                    DepthKind::Exact
-                } else {
-                    DepthKind::Wld
-                };
-                best = self.info(kind, r.score, &r.pv);
-                report(&best);
-            }
-        }
-        self.result(best)
-    }
 }
+
+/// Instantiates the recursive search functions for one compiled copy (kernel `$k`), each
+/// carrying the given attributes (`#[target_feature]` for the fast copy). See `search::kernel`.
+macro_rules! midgame_impl {
+    ($k:ty; $(#[$attr:meta])*) => {
+        impl<'a> Run<'a, $k> {
+            /// Multi-ProbCut: shallow null-window searches predict whether the `depth` search would
+            /// fail high (v ≥ β) or low (v ≤ α); if one does with the configured confidence, cut.
+            $(#[$attr])*
+            fn probcut(&mut self, b: &Board, feats: &Features, alpha: i32, depth: u32) -> Option<i32> {
+                let t = self.t?;
+                if self.mpc_nesting >= MAX_MPC_NESTING {
+                    return None;
+                }
+                let empties = b.empty_count();
+                let fit_depth = if depth >= empties { TO_END } else { depth };
+                let checks: Vec<mpc::Fit> = self.mpc.checks(empties, fit_depth).copied().collect();
+                let beta = alpha + 1;
+                for fit in checks {
+                    self.mpc_nesting += 1;
+                    let hi = ((t * fit.sigma + beta as f64 - fit.b) / fit.a).round() as i32;
+                    let high = hi <= 64 && self.nws(b, feats, hi - 1, fit.check) >= hi;
+                    let lo = ((-t * fit.sigma + alpha as f64 - fit.b) / fit.a).round() as i32;
+                    let low = !high && lo >= -64 && self.nws(b, feats, lo, fit.check) <= lo;
+                    self.mpc_nesting -= 1;
+                    if self.aborted {
+                        return Some(alpha);
+                    }
+                    if high {
+                        return Some(beta);
+                    }
+                    if low {
+                        return Some(alpha);
+                    }
+                }
+                None
+            }
+
+            /// Moves of `b` ordered best first: TT move, then by a shallow search (deep nodes) or the
+            /// evaluation of the child, with fewer opponent replies breaking ties.
+            $(#[$attr])*
+            fn ordered_moves(&mut self, b: &Board, f: &Features, moves: u64, depth: u32, tt_move: Option<usize>, list: &mut Ordered) {
+                for sq in Squares(moves) {
+                    let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
+                    let replies = child.moves();
+                    let key = if Some(sq) == tt_move {
+                        i32::MAX
+                    } else if depth >= 2 {
+                        let cf = self.child_features(b, f, sq, &child);
+                        let value = if depth >= SHALLOW_ORDER_DEPTH {
+                            -self.pvs(&child, &cf, -INF, INF, (depth - 3) / 2, &mut Vec::new())
+                        } else {
+                            -self.evaluate_leaf(&child, &cf, replies)
+                        };
+                        value * 64 - replies.count_ones() as i32
+                    } else {
+                        -(replies.count_ones() as i32)
+                    };
+                    list.insert_sorted((key, sq, child), |x, y| x.0 > y.0);
+                }
+            }
+
+            /// Null-window search: is the value of `b` (side to move) above `alpha`? Fail-soft.
+            $(#[$attr])*
+            fn nws(&mut self, b: &Board, f: &Features, alpha: i32, depth: u32) -> i32 {
+                self.nodes += 1;
+                if self.poll() {
+                    return alpha;
+                }
+                let moves = b.moves();
+                if moves == 0 {
+                    if b.pass().moves() == 0 {
+                        return b.final_score();
+                    }
+                    self.nodes -= 1;
+                    return -self.nws(&b.pass(), &f.pass(), -alpha - 1, depth);
+                }
+                if depth == 0 {
+                    return self.evaluate_leaf(b, f, moves);
+                }
+                if self.solves_exactly(b, depth) {
+                    return self.solve_nws(b, alpha);
+                }
+                let mut tt_move = None;
+                if let Some(h) = (depth >= TT_MIN_DEPTH).then(|| self.tt.probe(b)).flatten() {
+                    if h.depth >= depth && h.selectivity >= self.selectivity {
+                        if h.lower > alpha {
+                            return h.lower;
+                        }
+                        if h.upper <= alpha {
+                            return h.upper;
+                        }
+                    }
+                    tt_move = h.best;
+                }
+                // Parallel search: mark the node before its costly part (ProbCut, ordering) so another
+                // thread meeting it as a younger brother puts it off.
+                match self.busy.filter(|_| depth >= BUSY_MIN_DEPTH) {
+                    Some(t) => {
+                        let key = BusyTable::key(b);
+                        t.enter(key);
+                        let s = self.nws_moves(b, f, alpha, depth, moves, tt_move);
+                        t.leave(key);
+                        s
+                    }
+                    None => self.nws_moves(b, f, alpha, depth, moves, tt_move),
+                }
+            }
+
+            /// The part of `nws` after the TT probe: ProbCut, then the moves.
+            $(#[$attr])*
+            fn nws_moves(&mut self, b: &Board, f: &Features, alpha: i32, depth: u32, moves: u64, tt_move: Option<usize>) -> i32 {
+                if let Some(s) = self.probcut(b, f, alpha, depth) {
+                    return s;
+                }
+                let mut best = -INF;
+                let mut best_move = None;
+                if depth <= 2 {
+                    // Near the leaves a search per move costs more than it saves: TT move first.
+                    let first = tt_move.filter(|&m| moves >> m & 1 != 0);
+                    let rest = moves & !first.map_or(0, |m| 1u64 << m);
+                    // Then by the history heuristic: squares that cut off often before.
+                    let mut order = [0u8; 32];
+                    let mut len = 0;
+                    for sq in Squares(rest) {
+                        let mut i = len;
+                        while i > 0 && self.history[order[i - 1] as usize] < self.history[sq] {
+                            order[i] = order[i - 1];
+                            i -= 1;
+                        }
+                        order[i] = sq as u8;
+                        len += 1;
+                    }
+                    for sq in first.into_iter().chain(order[..len].iter().map(|&sq| sq as usize)) {
+                        let flips = bits::flips(b.player, b.opponent, sq);
+                        let child = b.play_flips(sq, flips);
+                        let s = -self.nws(&child, &f.play(self.deltas, sq, flips), -alpha - 1, depth - 1);
+                        if self.aborted {
+                            return alpha;
+                        }
+                        if s > best {
+                            best = s;
+                            best_move = Some(sq);
+                            if s > alpha {
+                                self.history[sq] += depth * depth;
+                                break;
+                            }
+                        }
+                    }
+                } else {
+                    let width = self.nbest.unwrap_or(usize::MAX);
+                    let mut list = Ordered::new();
+                    self.ordered_moves(b, f, moves, depth, tt_move, &mut list);
+                    // Younger brothers another thread is searching are put off to the end.
+                    let busy = self.busy.filter(|_| depth > BUSY_MIN_DEPTH);
+                    let mut deferred = Vec::new();
+                    for (i, &(_, sq, child)) in list.as_slice().iter().take(width).enumerate() {
+                        if i > 0 && busy.is_some_and(|t| t.is_busy(BusyTable::key(&child))) {
+                            deferred.push((sq, child));
+                            continue;
+                        }
+                        let s = -self.nws(&child, &self.child_features(b, f, sq, &child), -alpha - 1, depth - 1);
+                        if self.aborted || s > alpha {
+                            (best, best_move) = (s, Some(sq));
+                            self.history[sq] += depth * depth;
+                            break;
+                        }
+                        if s > best {
+                            (best, best_move) = (s, Some(sq));
+                        }
+                    }
+                    if best <= alpha && !self.aborted {
+                        for (sq, child) in deferred {
+                            let s = -self.nws(&child, &self.child_features(b, f, sq, &child), -alpha - 1, depth - 1);
+                            if self.aborted || s > best {
+                                (best, best_move) = (s, Some(sq));
+                            }
+                            if self.aborted || s > alpha {
+                                break;
+                            }
+                        }
+                    }
+                    if self.aborted {
+                        return alpha;
+                    }
+                }
+                if depth < TT_MIN_DEPTH {
+                    return best;
+                }
+                self.tt.store(
+                    b,
+                    Store {
+                        depth,
+                        selectivity: self.selectivity,
+                        alpha,
+                        beta: alpha + 1,
+                        score: best,
+                        best: best_move,
+                    },
+                );
+                best
+            }
+
+            /// Principal-variation search with window (alpha, beta); `pv` receives the line when the
+            /// value is inside the window.
+            $(#[$attr])*
+            fn pvs(&mut self, b: &Board, f: &Features, alpha: i32, beta: i32, depth: u32, pv: &mut Vec<Square>) -> i32 {
+                self.nodes += 1;
+                pv.clear();
+                if self.poll() {
+                    return alpha;
+                }
+                let moves = b.moves();
+                if moves == 0 {
+                    if b.pass().moves() == 0 {
+                        return b.final_score();
+                    }
+                    self.nodes -= 1;
+                    let mut child_pv = Vec::new();
+                    let s = -self.pvs(&b.pass(), &f.pass(), -beta, -alpha, depth, &mut child_pv);
+                    pv.push(Square::Pass);
+                    pv.extend(child_pv);
+                    return s;
+                }
+                if depth == 0 {
+                    return self.evaluate_leaf(b, f, moves);
+                }
+                if self.solves_exactly(b, depth) {
+                    // Exact from here: the solver's PV search gives value and line together.
+                    let r = self.solver.solve_with(
+                        b,
+                        &SolveParams {
+                            mode: SolveMode::Exact,
+                            guess: self.evaluate(b),
+                            eval: Some(self.eval),
+                            deadline: self.deadline,
+                        },
+                        self.stop,
+                    );
+                    self.nodes += r.nodes;
+                    self.aborted |= r.aborted;
+                    pv.extend(r.pv);
+                    return r.score;
+                }
+                let tt_move = self.tt.probe(b).and_then(|h| h.best);
+                let alpha0 = alpha;
+                let mut alpha = alpha;
+                let mut best = -INF;
+                let mut best_move = None;
+                let mut child_pv = Vec::new();
+                let mut list = Ordered::new();
+                self.ordered_moves(b, f, moves, depth.max(2), tt_move, &mut list);
+                for (i, &(_, sq, child)) in list.as_slice().iter().enumerate() {
+                    let cf = self.child_features(b, f, sq, &child);
+                    let mut s;
+                    if i == 0 {
+                        s = -self.pvs(&child, &cf, -beta, -alpha, depth - 1, &mut child_pv);
+                    } else {
+                        child_pv.clear();
+                        s = -self.nws(&child, &cf, -alpha - 1, depth - 1);
+                        if s > alpha && s < beta && !self.aborted {
+                            s = -self.pvs(&child, &cf, -beta, -alpha, depth - 1, &mut child_pv);
+                        }
+                    }
+                    if self.aborted {
+                        return best.max(alpha0);
+                    }
+                    if s > best {
+                        best = s;
+                        best_move = Some(sq);
+                        pv.clear();
+                        pv.push(Square::At(sq as u8));
+                        pv.extend(child_pv.iter().copied());
+                        if s > alpha {
+                            alpha = s;
+                            if s >= beta {
+                                break;
+                            }
+                        }
+                    }
+                }
+                self.tt.store(
+                    b,
+                    Store {
+                        depth,
+                        selectivity: self.selectivity,
+                        alpha: alpha0,
+                        beta,
+                        score: best,
+                        best: best_move,
+                    },
+                );
+                best
+            }
+
+            /// One root iteration at `depth` by PVS with aspiration windows around `guess`.
+            $(#[$attr])*
+            fn root_pvs(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Vec<Square>) -> i32 {
+                let f = Features::new(self.deltas, b);
+                let mut delta = ASPIRATION;
+                let (mut alpha, mut beta) = if depth <= 2 {
+                    (-INF, INF)
+                } else {
+                    (guess - delta, guess + delta)
+                };
+                loop {
+                    let s = self.pvs(b, &f, alpha.max(-INF), beta.min(INF), depth, pv);
+                    if self.aborted {
+                        return s;
+                    }
+                    if s <= alpha && alpha > -INF {
+                        alpha = (s - delta).max(-INF);
+                    } else if s >= beta && beta < INF {
+                        beta = (s + delta).min(INF);
+                    } else {
+                        return s;
+                    }
+                    delta *= 2;
+                }
+            }
+
+            /// One root iteration at `depth` by MTD(f): null-window probes from `guess` until the
+            /// bounds meet; the PV is read back from the TT.
+            $(#[$attr])*
+            fn root_mtdf(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Vec<Square>) -> i32 {
+                if depth < TT_MIN_DEPTH {
+                    // Null-window nodes this shallow leave no best move in the TT to read back.
+                    return self.root_pvs(b, depth, guess, pv);
+                }
+                let f = Features::new(self.deltas, b);
+                let (mut lower, mut upper) = (-INF, INF);
+                let mut g = guess;
+                while lower < upper {
+                    let beta = if g == lower { g + 1 } else { g };
+                    g = self.nws(b, &f, beta - 1, depth);
+                    if self.aborted {
+                        return g;
+                    }
+                    if g < beta {
+                        upper = g;
+                    } else {
+                        lower = g;
+                    }
+                }
+                *pv = self.tt_line(b, depth);
+                g
+            }
+
+            /// Iterative deepening, then (within the solve depth) an exact or WLD solve. `b` has moves.
+            $(#[$attr])*
+            fn think(&mut self, b: &Board, req: &SearchRequest, report: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+                let empties = b.empty_count();
+                let solve = if empties <= req.exact_empties {
+                    Some(SolveMode::Exact)
+                } else if empties <= req.wld_empties {
+                    Some(SolveMode::Wld)
+                } else {
+                    None
+                };
+                // Before a solve a short midgame search supplies the guess and a fallback move.
+                let max_depth = match solve {
+                    Some(_) => req.limits.depth.unwrap_or(60).min(empties.saturating_sub(10).clamp(1, 10)),
+                    None => req.limits.depth.unwrap_or(60).min(empties),
+                };
+                let mut last: Option<SearchInfo> = None;
+                let mut guess = self.evaluate(b);
+                for depth in 1..=max_depth.max(1) {
+                    let depth = (depth + self.depth_offset).min(max_depth.max(1));
+                    let mut pv = Vec::new();
+                    let score = match req.driver {
+                        Driver::Pvs => self.root_pvs(b, depth, guess, &mut pv),
+                        Driver::Mtdf => self.root_mtdf(b, depth, guess, &mut pv),
+                    };
+                    // A stopped iteration is discarded, except that depth 1 always yields a move.
+                    if self.aborted && last.is_some() {
+                        break;
+                    }
+                    if pv.is_empty() {
+                        // Only an aborted first iteration can end without a line: take the best-ordered move.
+                        let mut list = Ordered::new();
+                        self.ordered_moves(b, &Features::new(self.deltas, b), b.moves(), 1, None, &mut list);
+                        let first = list.as_slice().first().map_or(0, |m| m.1);
+                        pv.push(Square::At(first as u8));
+                    }
+                    guess = score;
+                    let kind = if depth >= empties {
+                        DepthKind::Exact
+                    } else {
+                        DepthKind::Midgame {
+                            depth,
+                            percent: self.selectivity,
+                        }
+                    };
+                    let info = self.info(kind, score, &pv);
+                    report(&info);
+                    last = Some(info);
+                    if self.aborted || kind == DepthKind::Exact {
+                        break;
+                    }
+                    // Do not start an iteration that would most likely be cut off by the clock.
+                    if let Some(limit) = self.deadline.map(|d| d.saturating_duration_since(self.start))
+                        && self.start.elapsed() > limit.mul_f64(0.3)
+                    {
+                        break;
+                    }
+                }
+                let mut best = last.unwrap_or_else(|| {
+                    self.info(
+                        DepthKind::Midgame {
+                            depth: 0,
+                            percent: FULL_WIDTH,
+                        },
+                        guess,
+                        &[],
+                    )
+                });
+                // Selective endgame: a ProbCut search to the end first gives a probable result fast.
+                if solve.is_some() && self.selectivity < FULL_WIDTH && !self.aborted && empties > SELECTIVE_SOLVE_EMPTIES {
+                    let mut pv = Vec::new();
+                    let score = self.root_pvs(b, empties, best.score, &mut pv);
+                    if !self.aborted && !pv.is_empty() {
+                        best = self.info(
+                            DepthKind::Midgame {
+                                depth: empties,
+                                percent: self.selectivity,
+                            },
+                            score,
+                            &pv,
+                        );
+                        report(&best);
+                    }
+                }
+                if let Some(mode) = solve.filter(|_| !self.aborted && req.limits.depth.is_none_or(|d| d >= empties)) {
+                    let r = self.solver.solve_with(
+                        b,
+                        &SolveParams {
+                            mode,
+                            guess: best.score,
+                            eval: Some(self.eval),
+                            deadline: self.deadline,
+                        },
+                        self.stop,
+                    );
+                    self.nodes += r.nodes;
+                    if !r.aborted {
+                        let kind = if mode == SolveMode::Exact {
+                            DepthKind::Exact
+                        } else {
+                            DepthKind::Wld
+                        };
+                        best = self.info(kind, r.score, &r.pv);
+                        report(&best);
+                    }
+                }
+                self.result(best)
+            }
+        }
+    };
+}
+
+midgame_impl!(Portable;);
+#[cfg(target_arch = "x86_64")]
+midgame_impl!(X86V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 
 #[cfg(test)]
 mod tests {
