@@ -5,7 +5,7 @@
 use super::busy::BusyTable;
 use super::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
 use super::kernel::Kernel;
-use super::mpc::{self, MpcTable, TO_END};
+use super::mpc::{MpcTable, TO_END};
 use super::request::{DepthKind, Driver, Pruning, SearchInfo, SearchRequest, SearchResult};
 use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
@@ -406,9 +406,9 @@ macro_rules! midgame_impl {
                 }
                 let empties = b.empty_count();
                 let fit_depth = if depth >= empties { TO_END } else { depth };
-                let checks: Vec<mpc::Fit> = self.mpc.checks(empties, fit_depth).copied().collect();
+                let mpc = self.mpc;
                 let beta = alpha + 1;
-                for fit in checks {
+                for fit in mpc.checks_at(empties, fit_depth) {
                     self.mpc_nesting += 1;
                     let hi = ((t * fit.sigma + beta as f64 - fit.b) / fit.a).round() as i32;
                     let high = hi <= 64 && self.nws(b, feats, hi - 1, fit.check) >= hi;
