@@ -827,8 +827,18 @@ fn run_book_show(book: &Book, board: Option<&str>, moves: Option<&str>) -> ExitC
 /// The search behind the protocols and the terminal game.
 fn thinker(args: &ProtocolArgs, cli: &Cli) -> Result<SearchThinker, String> {
     let eval = load_eval(cli.params.as_deref(), cli.bootstrap_eval)?;
-    let levels = Levels::embedded().map_err(|e| e.to_string())?;
-    Ok(SearchThinker::new(args.hash, eval, levels, args.threads.max(1)))
+    // A params directory may also replace the level table and the Multi-ProbCut table.
+    let file = |name: &str| cli.params.as_ref().map(|d| d.join(name)).filter(|p| p.exists());
+    let levels = match file("levels.txt") {
+        Some(p) => Levels::load(&p),
+        None => Levels::embedded(),
+    }
+    .map_err(|e| e.to_string())?;
+    let mut thinker = SearchThinker::new(args.hash, eval, levels, args.threads.max(1));
+    if let Some(p) = file("mpc.txt") {
+        thinker.set_mpc(MpcTable::load(&p).map_err(|e| e.to_string())?);
+    }
+    Ok(thinker)
 }
 
 /// The interactive terminal game.

@@ -49,6 +49,11 @@ impl SearchThinker {
         }
     }
 
+    /// Replaces the Multi-ProbCut table (e.g. one from `--params DIR`).
+    pub fn set_mpc(&mut self, mpc: crate::search::mpc::MpcTable) {
+        self.searcher.mpc = mpc;
+    }
+
     fn request(&self, board: crate::board::Board, level: Level, depth: u32, time: Option<std::time::Duration>) -> SearchRequest {
         SearchRequest {
             board,
