@@ -24,6 +24,8 @@ const INF: i32 = 65;
 const ASPIRATION: i32 = 3;
 /// At this remaining depth and above, moves are ordered by a shallow search.
 const SHALLOW_ORDER_DEPTH: u32 = 5;
+/// Half-width of the window of the ordering searches around the node's alpha, in discs.
+const ORDER_WINDOW: i32 = 2;
 /// Ordered moves: (key, square, child position).
 type Ordered = Stack<(i32, usize, Board), 64>;
 /// Nodes between two checks of the clock and the stop flag.
@@ -431,8 +433,16 @@ macro_rules! midgame_impl {
             /// Moves of `b` ordered best first: TT move, then by a shallow search (deep nodes) or the
             /// evaluation of the child, with fewer opponent replies breaking ties.
             $(#[$attr])*
-            fn ordered_moves(&mut self, b: &Board, f: &Features, moves: u64, depth: u32, tt_move: Option<usize>, list: &mut Ordered) {
-                for sq in Squares(moves) {
+            fn ordered_moves(
+                &mut self,
+                b: &Board,
+                f: &Features,
+                depth: u32,
+                alpha: i32,
+                tt_move: Option<usize>,
+                list: &mut Ordered,
+            ) {
+                for sq in Squares(b.moves()) {
                     let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
                     let replies = child.moves();
                     let key = if Some(sq) == tt_move {
@@ -440,7 +450,9 @@ macro_rules! midgame_impl {
                     } else if depth >= 2 {
                         let cf = self.child_features(b, f, sq, &child);
                         let value = if depth >= SHALLOW_ORDER_DEPTH {
-                            -self.pvs(&child, &cf, -INF, INF, (depth - 3) / 2, &mut Vec::new())
+                            // A window around alpha: values far from it need no precision.
+                            let (lo, hi) = ((alpha - ORDER_WINDOW).max(-INF), (alpha + ORDER_WINDOW).min(INF));
+                            -self.pvs(&child, &cf, -hi, -lo, (depth - 3) / 2, &mut Vec::new())
                         } else {
                             -self.evaluate_leaf(&child, &cf, replies)
                         };
@@ -542,7 +554,7 @@ macro_rules! midgame_impl {
                 } else {
                     let width = self.nbest.unwrap_or(usize::MAX);
                     let mut list = Ordered::new();
-                    self.ordered_moves(b, f, moves, depth, tt_move, &mut list);
+                    self.ordered_moves(b, f, depth, alpha, tt_move, &mut list);
                     // Younger brothers another thread is searching are put off to the end.
                     let busy = self.busy.filter(|_| depth > BUSY_MIN_DEPTH);
                     let mut deferred = Vec::new();
@@ -641,7 +653,7 @@ macro_rules! midgame_impl {
                 let mut best_move = None;
                 let mut child_pv = Vec::new();
                 let mut list = Ordered::new();
-                self.ordered_moves(b, f, moves, depth.max(2), tt_move, &mut list);
+                self.ordered_moves(b, f, depth.max(2), alpha, tt_move, &mut list);
                 for (i, &(_, sq, child)) in list.as_slice().iter().enumerate() {
                     let cf = self.child_features(b, f, sq, &child);
                     let mut s;
@@ -770,7 +782,7 @@ macro_rules! midgame_impl {
                     if pv.is_empty() {
                         // Only an aborted first iteration can end without a line: take the best-ordered move.
                         let mut list = Ordered::new();
-                        self.ordered_moves(b, &Features::new(self.deltas, b), b.moves(), 1, None, &mut list);
+                        self.ordered_moves(b, &Features::new(self.deltas, b), 1, 0, None, &mut list);
                         let first = list.as_slice().first().map_or(0, |m| m.1);
                         pv.push(Square::At(first as u8));
                     }
