@@ -2,7 +2,6 @@
 //! MTD(f) at the root, a transposition table, eval-based move ordering, and a hand-off to the
 //! exact endgame solver when the remaining empties are within the requested solve depth.
 
-use super::busy::BusyTable;
 use super::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
 use super::kernel::Kernel;
 use super::mpc::{MpcTable, TO_END};
@@ -13,7 +12,7 @@ use crate::board::bits::{self, Squares};
 use crate::board::{Board, Square};
 use crate::eval::incremental::{Deltas, Features};
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Selectivity recorded in the TT for full-width (non-pruned) midgame results.
@@ -35,8 +34,8 @@ const MAX_MPC_NESTING: u32 = 2;
 /// Null-window nodes this close to the leaves neither probe nor store the TT: the memory
 /// access costs more than the few leaves it saves.
 const TT_MIN_DEPTH: u32 = 3;
-/// Parallel threads mark and defer nodes at this remaining depth and above.
-const BUSY_MIN_DEPTH: u32 = 4;
+/// PV nodes split their younger brothers between the threads at this remaining depth and above.
+const SPLIT_MIN_DEPTH: u32 = 6;
 /// A selective search hands over to the exact solver at this many empties.
 const SELECTIVE_SOLVE_EMPTIES: u32 = 12;
 
@@ -48,19 +47,28 @@ pub struct Searcher {
     pub mpc: MpcTable,
 }
 
+/// A PV node's younger brothers shared out between threads (`Run::scan`).
+struct Scan<'w> {
+    board: &'w Board,
+    features: &'w Features,
+    children: &'w [(i32, usize, Board)],
+    alpha: i32,
+    depth: u32,
+    /// The next child to take.
+    next: &'w AtomicUsize,
+    /// Raised when the scan is over for every thread.
+    done: &'w AtomicBool,
+    /// Each child's value, `UNSEARCHED` until known.
+    values: &'w [AtomicI32],
+}
+
+/// A scanned child's value not known (yet).
+const UNSEARCHED: i32 = i32::MIN;
+
 /// Which compiled copy of the recursive functions a `Run` uses (see `search::kernel`).
 struct Portable;
 #[cfg(target_arch = "x86_64")]
 struct X86V3;
-
-/// How a thread of a parallel search differs from a lone search.
-#[derive(Clone, Copy, Default)]
-struct Helping<'a> {
-    /// Shared "being searched" marks when several threads search together.
-    busy: Option<&'a BusyTable>,
-    /// A helper thread (no node limit) and the plies it runs ahead of the iteration count.
-    helper: Option<u32>,
-}
 
 /// Per-search state shared by the recursive functions; `K` picks the compiled copy.
 struct Run<'a, K> {
@@ -82,11 +90,8 @@ struct Run<'a, K> {
     node_limit: Option<u64>,
     nodes: u64,
     aborted: bool,
-    /// Shared "being searched" marks when several threads search together.
-    busy: Option<&'a BusyTable>,
-    /// Plies a helper thread runs ahead of the iteration count, so that it fills the table
-    /// for the main thread's next iteration instead of repeating its current one.
-    depth_offset: u32,
+    /// Threads that search the younger brothers of a PV node together (1: no splitting).
+    split_threads: usize,
     history: [u32; 64],
     kernel: PhantomData<K>,
 }
@@ -153,10 +158,9 @@ impl Searcher {
         r
     }
 
-    /// Parallel search: every thread runs the same iterative deepening over the shared tables
-    /// and "being searched" marks (ABDADA), so they split the tree between them; the calling
-    /// thread's result is the answer and stops the helpers. A root within the solve depth is
-    /// handed to the solver's own parallel search instead.
+    /// The search proper. Several threads split the work at PV nodes (PVSplit): after the
+    /// first child, the younger brothers' null-window searches are shared out (`Run::scan`).
+    /// A root within the solve depth also hands the solve to the solver's own threads.
     fn run_threads(
         &mut self,
         req: &SearchRequest,
@@ -165,66 +169,17 @@ impl Searcher {
         start: Instant,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let threads = req.threads.max(1);
-        let empties = req.board.empty_count();
+        self.solver.threads = req.threads.max(1);
         let kernel = self.solver.kernel;
-        if threads == 1 || empties <= req.exact_empties.max(req.wld_empties) {
-            self.solver.threads = threads;
-            let run = RunArgs {
-                tt: &self.tt,
-                eval,
-                mpc: &self.mpc,
-                req,
-                stop,
-                start,
-                helping: Helping::default(),
-            };
-            return think(kernel, run, &mut self.solver, report).0;
-        }
-        self.solver.threads = 1;
-        let done = AtomicBool::new(false);
-        let busy = BusyTable::new(16);
-        let (tt, mpc, solver_tt) = (&self.tt, &self.mpc, self.solver.tt.clone());
-        let solver = &mut self.solver;
-        std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads)
-                .map(|k| {
-                    let (solver_tt, done, busy) = (solver_tt.clone(), &done, &busy);
-                    scope.spawn(move || {
-                        let mut solver = Solver::with_table(solver_tt);
-                        let run = RunArgs {
-                            tt,
-                            eval,
-                            mpc,
-                            req,
-                            stop: done,
-                            start,
-                            helping: Helping {
-                                busy: Some(busy),
-                                helper: Some((k % 2) as u32),
-                            },
-                        };
-                        think(kernel, run, &mut solver, &mut |_| {}).1
-                    })
-                })
-                .collect();
-            let run = RunArgs {
-                tt,
-                eval,
-                mpc,
-                req,
-                stop,
-                start,
-                helping: Helping {
-                    busy: Some(&busy),
-                    helper: None,
-                },
-            };
-            let (mut r, _) = think(kernel, run, solver, report);
-            done.store(true, Ordering::Relaxed);
-            r.nodes += helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum::<u64>();
-            r
-        })
+        let args = RunArgs {
+            tt: &self.tt,
+            eval,
+            mpc: &self.mpc,
+            req,
+            stop,
+            start,
+        };
+        think(kernel, args, &mut self.solver, report)
     }
 }
 
@@ -236,26 +191,16 @@ struct RunArgs<'a> {
     req: &'a SearchRequest,
     stop: &'a AtomicBool,
     start: Instant,
-    helping: Helping<'a>,
 }
 
-/// One thread's iterative deepening in the compiled copy `kernel` names: its result and its
-/// node count.
-fn think(kernel: Kernel, args: RunArgs<'_>, solver: &mut Solver, report: &mut dyn FnMut(&SearchInfo)) -> (SearchResult, u64) {
+/// Iterative deepening in the compiled copy `kernel` names.
+fn think(kernel: Kernel, args: RunArgs<'_>, solver: &mut Solver, report: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
     let req = args.req;
     match kernel {
-        Kernel::Portable => {
-            let mut run = Run::<Portable>::new(args, solver);
-            let r = run.think(&req.board, req, report);
-            (r, run.nodes)
-        }
+        Kernel::Portable => Run::<Portable>::new(args, solver).think(&req.board, req, report),
+        // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
         #[cfg(target_arch = "x86_64")]
-        Kernel::X86V3 => {
-            let mut run = Run::<X86V3>::new(args, solver);
-            // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
-            let r = unsafe { run.think(&req.board, req, report) };
-            (r, run.nodes)
-        }
+        Kernel::X86V3 => unsafe { Run::<X86V3>::new(args, solver).think(&req.board, req, report) },
     }
 }
 
@@ -268,7 +213,6 @@ impl<'a, K> Run<'a, K> {
             req,
             stop,
             start,
-            helping,
         } = args;
         Run {
             tt,
@@ -289,12 +233,39 @@ impl<'a, K> Run<'a, K> {
             stop,
             start,
             deadline: req.limits.time.map(|t| start + t),
-            node_limit: req.limits.nodes.filter(|_| helping.helper.is_none()),
-            depth_offset: helping.helper.unwrap_or(0),
+            node_limit: req.limits.nodes,
             nodes: 0,
             aborted: false,
-            busy: helping.busy,
+            split_threads: req.threads.max(1),
             history: [0; 64],
+            kernel: PhantomData,
+        }
+    }
+
+    /// A helper for a PV split: the same search settings, its own solver and counters, no
+    /// node limit and no further splitting; `stop` ends it when the split is over.
+    fn helper<'b>(&self, stop: &'b AtomicBool, solver: &'b mut Solver) -> Run<'b, K>
+    where
+        'a: 'b,
+    {
+        Run {
+            tt: self.tt,
+            solver,
+            eval: self.eval,
+            deltas: self.deltas,
+            mpc: self.mpc,
+            t: self.t,
+            nbest: self.nbest,
+            selectivity: self.selectivity,
+            mpc_nesting: self.mpc_nesting,
+            stop,
+            start: self.start,
+            deadline: self.deadline,
+            node_limit: None,
+            nodes: 0,
+            aborted: false,
+            split_threads: 1,
+            history: self.history,
             kernel: PhantomData,
         }
     }
@@ -329,7 +300,7 @@ impl<'a, K> Run<'a, K> {
 
     /// Exact null-window value from the endgame solver (depth reaches the end of the game).
     fn solve_nws(&mut self, b: &Board, alpha: i32) -> i32 {
-        let r = self.solver.null_window(b, alpha, self.stop, self.deadline, self.busy);
+        let r = self.solver.null_window(b, alpha, self.stop, self.deadline, None);
         self.nodes += r.nodes;
         if r.aborted {
             self.aborted = true;
@@ -497,18 +468,7 @@ macro_rules! midgame_impl {
                     }
                     tt_move = h.best;
                 }
-                // Parallel search: mark the node before its costly part (ProbCut, ordering) so another
-                // thread meeting it as a younger brother puts it off.
-                match self.busy.filter(|_| depth >= BUSY_MIN_DEPTH) {
-                    Some(t) => {
-                        let key = BusyTable::key(b);
-                        t.enter(key);
-                        let s = self.nws_moves(b, f, alpha, depth, moves, tt_move);
-                        t.leave(key);
-                        s
-                    }
-                    None => self.nws_moves(b, f, alpha, depth, moves, tt_move),
-                }
+                self.nws_moves(b, f, alpha, depth, moves, tt_move)
             }
 
             /// The part of `nws` after the TT probe: ProbCut, then the moves.
@@ -555,14 +515,7 @@ macro_rules! midgame_impl {
                     let width = self.nbest.unwrap_or(usize::MAX);
                     let mut list = Ordered::new();
                     self.ordered_moves(b, f, depth, alpha, tt_move, &mut list);
-                    // Younger brothers another thread is searching are put off to the end.
-                    let busy = self.busy.filter(|_| depth > BUSY_MIN_DEPTH);
-                    let mut deferred = Vec::new();
-                    for (i, &(_, sq, child)) in list.as_slice().iter().take(width).enumerate() {
-                        if i > 0 && busy.is_some_and(|t| t.is_busy(BusyTable::key(&child))) {
-                            deferred.push((sq, child));
-                            continue;
-                        }
+                    for &(_, sq, child) in list.as_slice().iter().take(width) {
                         let s = -self.nws(&child, &self.child_features(b, f, sq, &child), -alpha - 1, depth - 1);
                         if self.aborted || s > alpha {
                             (best, best_move) = (s, Some(sq));
@@ -571,17 +524,6 @@ macro_rules! midgame_impl {
                         }
                         if s > best {
                             (best, best_move) = (s, Some(sq));
-                        }
-                    }
-                    if best <= alpha && !self.aborted {
-                        for (sq, child) in deferred {
-                            let s = -self.nws(&child, &self.child_features(b, f, sq, &child), -alpha - 1, depth - 1);
-                            if self.aborted || s > best {
-                                (best, best_move) = (s, Some(sq));
-                            }
-                            if self.aborted || s > alpha {
-                                break;
-                            }
                         }
                     }
                     if self.aborted {
@@ -654,6 +596,8 @@ macro_rules! midgame_impl {
                 let mut child_pv = Vec::new();
                 let mut list = Ordered::new();
                 self.ordered_moves(b, f, depth.max(2), alpha, tt_move, &mut list);
+                // Null-window values of the younger brothers found by the threads together.
+                let (mut scanned, mut scan_alpha): (Vec<Option<i32>>, i32) = (Vec::new(), alpha);
                 for (i, &(_, sq, child)) in list.as_slice().iter().enumerate() {
                     let cf = self.child_features(b, f, sq, &child);
                     let mut s;
@@ -661,7 +605,15 @@ macro_rules! midgame_impl {
                         s = -self.pvs(&child, &cf, -beta, -alpha, depth - 1, &mut child_pv);
                     } else {
                         child_pv.clear();
-                        s = -self.nws(&child, &cf, -alpha - 1, depth - 1);
+                        if i == 1 && self.split_threads > 1 && depth >= SPLIT_MIN_DEPTH && list.as_slice().len() > 2 {
+                            (scanned, scan_alpha) = (self.scan(b, f, &list.as_slice()[1..], alpha, depth), alpha);
+                        }
+                        // A value that failed high against the scan's alpha is a lower bound: above
+                        // today's alpha it goes to the re-search, below it says nothing.
+                        s = match scanned.get(i - 1).copied().flatten() {
+                            Some(v) if v <= scan_alpha || v > alpha => v,
+                            _ => -self.nws(&child, &cf, -alpha - 1, depth - 1),
+                        };
                         if s > alpha && s < beta && !self.aborted {
                             s = -self.pvs(&child, &cf, -beta, -alpha, depth - 1, &mut child_pv);
                         }
@@ -695,6 +647,69 @@ macro_rules! midgame_impl {
                     },
                 );
                 best
+            }
+
+            /// The younger brothers' null-window values against `alpha` (parent's view), searched
+            /// by this thread and `split_threads - 1` helpers taking children in turn. None: not
+            /// searched (the scan stopped early: a cut-off, or the search was stopped).
+            $(#[$attr])*
+            fn scan(&mut self, b: &Board, f: &Features, children: &[(i32, usize, Board)], alpha: i32, depth: u32) -> Vec<Option<i32>> {
+                let next = AtomicUsize::new(0);
+                let done = AtomicBool::new(false);
+                let values: Vec<AtomicI32> = children.iter().map(|_| AtomicI32::new(UNSEARCHED)).collect();
+                let mut solvers: Vec<Solver> =
+                    (1..self.split_threads).map(|_| Solver::with_table(self.solver.tt.clone())).collect();
+                let helpers: Vec<Run<'_, $k>> = solvers.iter_mut().map(|s| self.helper(&done, s)).collect();
+                let work = Scan {
+                    board: b,
+                    features: f,
+                    children,
+                    alpha,
+                    depth,
+                    next: &next,
+                    done: &done,
+                    values: &values,
+                };
+                let helper_nodes: u64 = std::thread::scope(|scope| {
+                    let handles: Vec<_> = helpers
+                        .into_iter()
+                        .map(|mut h| {
+                            let work = &work;
+                            scope.spawn(move || {
+                                // SAFETY: this copy runs only where `Kernel::detect` found its features.
+                                #[allow(unused_unsafe)]
+                                unsafe {
+                                    h.scan_share(work)
+                                };
+                                h.nodes
+                            })
+                        })
+                        .collect();
+                    self.scan_share(&work);
+                    // Also ends the helpers when this thread was stopped.
+                    done.store(true, Ordering::Relaxed);
+                    handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+                });
+                self.nodes += helper_nodes;
+                values
+                    .iter()
+                    .map(|v| Some(v.load(Ordering::Relaxed)).filter(|&v| v != UNSEARCHED))
+                    .collect()
+            }
+
+            /// One thread's share of a scan: children in turn until none is left or the scan is over.
+            $(#[$attr])*
+            fn scan_share(&mut self, w: &Scan<'_>) {
+                while !w.done.load(Ordering::Relaxed) {
+                    let k = w.next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&(_, sq, child)) = w.children.get(k) else { break };
+                    let cf = self.child_features(w.board, w.features, sq, &child);
+                    let v = -self.nws(&child, &cf, -w.alpha - 1, w.depth - 1);
+                    if self.aborted {
+                        break;
+                    }
+                    w.values[k].store(v, Ordering::Relaxed);
+                }
             }
 
             /// One root iteration at `depth` by PVS with aspiration windows around `guess`.
@@ -769,7 +784,6 @@ macro_rules! midgame_impl {
                 let mut last: Option<SearchInfo> = None;
                 let mut guess = self.evaluate(b);
                 for depth in 1..=max_depth.max(1) {
-                    let depth = (depth + self.depth_offset).min(max_depth.max(1));
                     let mut pv = Vec::new();
                     let score = match req.driver {
                         Driver::Pvs => self.root_pvs(b, depth, guess, &mut pv),
@@ -932,6 +946,28 @@ mod tests {
                     let child = b.play(sq as usize).expect("legal best move");
                     assert_eq!(-negamax(&child, depth - 1), want);
                 }
+            }
+        }
+    }
+
+    /// PV nodes from depth 6 share their younger brothers between the threads: the value of
+    /// a full-width search stays the negamax value, and the best move achieves it.
+    #[test]
+    fn split_search_equals_negamax() {
+        let stop = AtomicBool::new(false);
+        for line in ["f5d6c3d3c4f4", "f5f6e6f4e3c5", "c4c3d3c5b3f4"] {
+            let b = opening(line);
+            let want = negamax(&b, 7);
+            for threads in [2, 3] {
+                let req = SearchRequest {
+                    threads,
+                    ..request(b, 7, Driver::Pvs)
+                };
+                let r = Searcher::new(8).run(&req, &TestEval, &stop, &mut |_| {});
+                assert_eq!(r.score, want, "{line} {threads} threads");
+                let Some(Square::At(sq)) = r.best else { panic!("no move") };
+                let child = b.play(sq as usize).expect("legal best move");
+                assert_eq!(-negamax(&child, 6), want, "{line} {threads} threads");
             }
         }
     }
