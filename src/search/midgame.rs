@@ -22,7 +22,7 @@ const INF: i32 = 65;
 /// Half-width of the first aspiration window at the root, in discs.
 const ASPIRATION: i32 = 3;
 /// At this remaining depth and above, moves are ordered by a shallow search.
-const SHALLOW_ORDER_DEPTH: u32 = 5;
+const SHALLOW_ORDER_DEPTH: u32 = 7;
 /// Half-width of the window of the ordering searches around the node's alpha, in discs.
 const ORDER_WINDOW: i32 = 2;
 /// Ordered moves: (key, square, child position).
@@ -423,7 +423,7 @@ macro_rules! midgame_impl {
                         let value = if depth >= SHALLOW_ORDER_DEPTH {
                             // A window around alpha: values far from it need no precision.
                             let (lo, hi) = ((alpha - ORDER_WINDOW).max(-INF), (alpha + ORDER_WINDOW).min(INF));
-                            -self.pvs(&child, &cf, -hi, -lo, (depth - 3) / 2, &mut Vec::new())
+                            -self.pvs(&child, &cf, -hi, -lo, (depth - 4) / 3, &mut Vec::new())
                         } else {
                             -self.evaluate_leaf(&child, &cf, replies)
                         };
