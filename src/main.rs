@@ -1075,22 +1075,26 @@ fn run_match(args: &MatchArgs) -> ExitCode {
             let avg = r.discs as f64 / r.games().max(1) as f64;
             if json {
                 println!(
-                    "{{\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"average_discs\":{avg:.2},\"score\":{:.1},\"elo\":{elo:.0},\"elo_low\":{lo:.0},\"elo_high\":{hi:.0},\"forfeits\":{}}}",
+                    "{{\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"average_discs\":{avg:.2},\"score\":{:.1},\"elo\":{elo:.0},\"elo_low\":{lo:.0},\"elo_high\":{hi:.0},\"forfeits\":{},\"seconds_a\":{:.3},\"seconds_b\":{:.3}}}",
                     r.games(),
                     r.wins,
                     r.draws,
                     r.losses,
                     100.0 * r.score(),
-                    r.forfeits.len()
+                    r.forfeits.len(),
+                    r.seconds[0],
+                    r.seconds[1]
                 );
             } else {
                 println!(
-                    "A vs B: {} games, +{} ={} -{}, {avg:+.2} discs/game, {:.1} %, Elo {elo:+.0} (95 %: {lo:+.0} .. {hi:+.0})",
+                    "A vs B: {} games, +{} ={} -{}, {avg:+.2} discs/game, {:.1} %, Elo {elo:+.0} (95 %: {lo:+.0} .. {hi:+.0}); thinking time A {:.1} s, B {:.1} s",
                     r.games(),
                     r.wins,
                     r.draws,
                     r.losses,
-                    100.0 * r.score()
+                    100.0 * r.score(),
+                    r.seconds[0],
+                    r.seconds[1]
                 );
                 for f in &r.forfeits {
                     println!("  forfeit: {f}");

@@ -22,6 +22,15 @@ fn clean_match(tag: &str, a: &str, b: &str, count: usize) -> Vec<String> {
         out.contains(&format!("\"games\":{}", 2 * count)) && out.contains("\"forfeits\":0"),
         "{a} vs {b}: {out}"
     );
+    // Each side's thinking time is reported, and both sides thought.
+    let secs = |key: &str| -> f64 {
+        out.split(&format!("\"{key}\":"))
+            .nth(1)
+            .and_then(|r| r.split([',', '}']).next())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(-1.0)
+    };
+    assert!(secs("seconds_a") > 0.0 && secs("seconds_b") > 0.0, "{out}");
     let games: Vec<String> = std::fs::read_to_string(&ggf)
         .expect("ggf written")
         .lines()
@@ -100,6 +109,40 @@ fn nboard_and_mixed_protocol_matches() {
     ] {
         clean_match("nb", &a, &b, 1);
     }
+}
+
+/// `nboard:depth=N:COMMAND` sends the GUI's `set depth N` after `nboard 2`: an engine whose own
+/// level is 30 then plays at depth 2 and the games finish in moments. A bad depth is a clear error.
+#[test]
+fn nboard_engines_get_the_depth() {
+    let dir = std::env::temp_dir().join(format!("oxello-match-depth-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let (log, script) = (dir.join("input.log"), dir.join("engine.sh"));
+    let body = format!(
+        "#!/bin/sh\ntee -a {} | exec {} nboard --level 30 --threads 1\n",
+        log.display(),
+        bin()
+    );
+    std::fs::write(&script, body).expect("script");
+    let a = format!("nboard:depth=2:sh {}", script.display());
+    let t0 = std::time::Instant::now();
+    clean_match("depth", &a, &format!("gtp:{} gtp --level 1", bin()), 1);
+    assert!(t0.elapsed() < std::time::Duration::from_secs(30));
+    let sent = std::fs::read_to_string(&log).expect("engine input logged");
+    let lines: Vec<&str> = sent.lines().collect();
+    assert_eq!(lines.iter().filter(|l| **l == "set depth 2").count(), 2, "{sent}");
+    assert_eq!(lines.iter().position(|l| *l == "set depth 2"), Some(1), "{sent}");
+    let (code, _, err) = run(&[
+        "match",
+        "--engine-a",
+        "nboard:depth=x:true",
+        "--engine-b",
+        "true",
+        "--count",
+        "1",
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("bad depth 'x'"), "{err}");
 }
 
 /// Under a clock (2 s a side, deep levels so the clock is what limits them) both protocols

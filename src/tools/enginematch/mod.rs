@@ -27,10 +27,20 @@ trait Player {
     fn played(&mut self, mover: Color, mv: Square, secs: f64, chosen_here: bool, timeout: Duration) -> Result<(), String>;
 }
 
-/// Starts an engine from `gtp:<command>`, `nboard:<command>` or a plain (GTP) command line.
+/// Starts an engine from `gtp:<command>`, `nboard:<command>`, `nboard:depth=N:<command>` (the
+/// GUI's `set depth N`) or a plain (GTP) command line.
 fn spawn(name: &str, spec: &str) -> Result<Box<dyn Player>, String> {
-    if let Some(cmd) = spec.strip_prefix("nboard:") {
-        Ok(Box::new(nboard::NboardPlayer::new(Process::spawn(name, cmd)?)))
+    if let Some(rest) = spec.strip_prefix("nboard:") {
+        let (depth, cmd) = match rest.strip_prefix("depth=").and_then(|r| r.split_once(':')) {
+            Some((d, cmd)) => {
+                let d = d
+                    .parse::<u32>()
+                    .map_err(|_| format!("engine {name}: bad depth '{d}' in '{spec}' (expected nboard:depth=N:COMMAND)"))?;
+                (Some(d), cmd)
+            }
+            None => (None, rest),
+        };
+        Ok(Box::new(nboard::NboardPlayer::new(Process::spawn(name, cmd)?, depth)))
     } else {
         let cmd = spec.strip_prefix("gtp:").unwrap_or(spec);
         Ok(Box::new(gtp::GtpPlayer::new(Process::spawn(name, cmd)?)))
@@ -145,6 +155,9 @@ pub struct MatchResult {
     pub losses: u32,
     pub discs: i64,
     pub forfeits: Vec<String>,
+    /// Each engine's thinking time over the match, in seconds (from sending the request to its
+    /// answer, as the clock counts it): A, then B.
+    pub seconds: [f64; 2],
 }
 
 impl MatchResult {
@@ -204,6 +217,10 @@ pub fn run(
                 _ => result.losses += 1,
             }
             result.discs += d as i64;
+            for (ply, pos) in out.game.plies().iter().zip(out.game.positions()) {
+                let a_moved = (pos.to_move == Color::Black) == a_black;
+                result.seconds[usize::from(!a_moved)] += ply.time.unwrap_or(0.0);
+            }
             if let Some(f) = &out.forfeit {
                 result.forfeits.push(format!("game {}: {f}", result.games()));
             }

@@ -1,5 +1,5 @@
 //! Driving an NBoard engine the way the NBoard GUI does (PROTOCOLS.md §1.2): `nboard 2`, the
-//! game by `set game` (clock in `TI`), then `move` per ply with the time it took, and a
+//! game by `set game` (clock in `TI`) after `set depth` when a depth was given, then `move` per ply with the time it took, and a
 //! `ping`/`pong` handshake before every request; `go` announces a move without playing it.
 
 use super::Player;
@@ -14,11 +14,13 @@ pub struct NboardPlayer {
     p: Process,
     /// Ping numbers grow by more than one, as the GUI's shared counter does.
     ping: u64,
+    /// The GUI's depth setting (`set depth N`); without it an engine thinks at its own default.
+    depth: Option<u32>,
 }
 
 impl NboardPlayer {
-    pub fn new(p: Process) -> NboardPlayer {
-        NboardPlayer { p, ping: 0 }
+    pub fn new(p: Process, depth: Option<u32>) -> NboardPlayer {
+        NboardPlayer { p, ping: 0, depth }
     }
 
     /// `ping n`, then everything up to `pong n`.
@@ -40,6 +42,9 @@ impl Player for NboardPlayer {
     /// The clock is in the game record (`TI`), as the GUI sends it.
     fn start(&mut self, game: &Game, _clock: Option<Duration>, timeout: Duration) -> Result<(), String> {
         self.p.send("nboard 2")?;
+        if let Some(d) = self.depth {
+            self.p.send(&format!("set depth {d}"))?;
+        }
         self.p.send(&format!("set game {}", GgfGame::new(game.clone()).write()))?;
         self.sync(timeout)
     }
