@@ -317,6 +317,16 @@ struct MatchArgs {
     /// TI and move times); an engine that runs out loses. Default: no clock.
     #[arg(long)]
     time: Option<f64>,
+    /// Stop early by a sequential probability ratio test: ELO0,ELO1 (e.g. 0,10); the
+    /// log-likelihood ratio is shown after every game
+    #[arg(long)]
+    sprt: Option<String>,
+    /// The SPRT's false-positive rate
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// The SPRT's false-negative rate
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
     /// Where every game is written as GGF (one per line).
     #[arg(long, default_value = "match.ggf")]
     ggf: std::path::PathBuf,
@@ -1033,10 +1043,24 @@ fn run_match(args: &MatchArgs) -> ExitCode {
         count,
         timeout,
         time: clock,
+        sprt,
+        alpha,
+        beta,
         ggf,
         json,
     } = args;
     let (count, timeout, clock, json) = (*count, *timeout, *clock, *json);
+    let sprt = match sprt
+        .as_deref()
+        .map(|s| enginematch::Sprt::parse(s, *alpha, *beta))
+        .transpose()
+    {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("oxello: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let Some(text) = read_text(openings) else {
         return ExitCode::from(2);
     };
@@ -1067,15 +1091,21 @@ fn run_match(args: &MatchArgs) -> ExitCode {
     let opts = enginematch::MatchOptions {
         timeout,
         clock: clock.map(|s| std::time::Duration::from_secs_f64(s.clamp(0.1, 1e6))),
+        sprt,
         progress: !json,
     };
     match enginematch::run(engine_a, engine_b, &lines, &opts, &mut file) {
         Ok(r) => {
             let (elo, lo, hi) = r.elo();
             let avg = r.discs as f64 / r.games().max(1) as f64;
+            let verdict = |v: enginematch::Verdict| match v {
+                enginematch::Verdict::H0 => "H0 accepted",
+                enginematch::Verdict::H1 => "H1 accepted",
+                enginematch::Verdict::Continue => "no decision",
+            };
             if json {
                 println!(
-                    "{{\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"average_discs\":{avg:.2},\"score\":{:.1},\"elo\":{elo:.0},\"elo_low\":{lo:.0},\"elo_high\":{hi:.0},\"forfeits\":{},\"seconds_a\":{:.3},\"seconds_b\":{:.3}}}",
+                    "{{\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"average_discs\":{avg:.2},\"score\":{:.1},\"elo\":{elo:.0},\"elo_low\":{lo:.0},\"elo_high\":{hi:.0},\"forfeits\":{},\"seconds_a\":{:.3},\"seconds_b\":{:.3}{}}}",
                     r.games(),
                     r.wins,
                     r.draws,
@@ -1083,7 +1113,10 @@ fn run_match(args: &MatchArgs) -> ExitCode {
                     100.0 * r.score(),
                     r.forfeits.len(),
                     r.seconds[0],
-                    r.seconds[1]
+                    r.seconds[1],
+                    r.sprt
+                        .map(|(llr, v)| format!(",\"llr\":{llr:.3},\"sprt\":\"{}\"", verdict(v)))
+                        .unwrap_or_default()
                 );
             } else {
                 println!(
@@ -1096,6 +1129,9 @@ fn run_match(args: &MatchArgs) -> ExitCode {
                     r.seconds[0],
                     r.seconds[1]
                 );
+                if let Some((llr, v)) = r.sprt {
+                    println!("SPRT: LLR {llr:+.2}, {}", verdict(v));
+                }
                 for f in &r.forfeits {
                     println!("  forfeit: {f}");
                 }

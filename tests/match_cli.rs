@@ -145,6 +145,41 @@ fn nboard_engines_get_the_depth() {
     assert!(err.contains("bad depth 'x'"), "{err}");
 }
 
+/// An SPRT stops a one-sided match early (level 4 against level 1 wins nearly every game) and
+/// reports its verdict; bad bounds are a clear error.
+#[test]
+fn sprt_stops_a_decisive_match_early() {
+    let ggf = std::env::temp_dir().join(format!("oxello-match-sprt-{}.ggf", std::process::id()));
+    let g = ggf.to_str().expect("utf-8");
+    let (a, b) = (format!("{} gtp --level 4", bin()), format!("{} gtp --level 1", bin()));
+    let (code, out, err) = run(&[
+        "match",
+        "--engine-a",
+        &a,
+        "--engine-b",
+        &b,
+        "--count",
+        "100",
+        "--sprt",
+        "0,200",
+        "--ggf",
+        g,
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"sprt\":\"H1 accepted\""), "{out}");
+    let games: usize = out
+        .split("\"games\":")
+        .nth(1)
+        .and_then(|r| r.split(',').next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    assert!((1..200).contains(&games), "{out}");
+    let (code, _, err) = run(&["match", "--engine-a", &a, "--engine-b", &b, "--sprt", "10,0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("ELO1 must be above ELO0"), "{err}");
+}
+
 /// Under a clock (2 s a side, deep levels so the clock is what limits them) both protocols
 /// finish every game without losing on time, and the GGF records the clock and move times.
 #[test]

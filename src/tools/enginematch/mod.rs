@@ -7,6 +7,9 @@
 mod gtp;
 mod nboard;
 mod process;
+mod sprt;
+
+pub use sprt::{Sprt, Verdict};
 
 use crate::board::notation::Square;
 use crate::board::{Color, Position};
@@ -158,6 +161,8 @@ pub struct MatchResult {
     /// Each engine's thinking time over the match, in seconds (from sending the request to its
     /// answer, as the clock counts it): A, then B.
     pub seconds: [f64; 2],
+    /// With an SPRT: the last log-likelihood ratio and where the test stands.
+    pub sprt: Option<(f64, Verdict)>,
 }
 
 impl MatchResult {
@@ -185,6 +190,8 @@ pub struct MatchOptions {
     pub timeout: Duration,
     /// Each side's time for a whole game (None: the engines' own depth decides).
     pub clock: Option<Duration>,
+    /// Stop as soon as this test accepts a hypothesis.
+    pub sprt: Option<Sprt>,
     pub progress: bool,
 }
 
@@ -199,7 +206,7 @@ pub fn run(
 ) -> Result<MatchResult, String> {
     let mut result = MatchResult::default();
     let total = openings.len() * 2;
-    for (i, opening) in openings.iter().enumerate() {
+    'games: for (i, opening) in openings.iter().enumerate() {
         for a_black in [true, false] {
             // Fresh processes per game: a crash in one game cannot spoil the next.
             let mut a = spawn("A", engine_a)?;
@@ -237,15 +244,31 @@ pub fn run(
                 },
             });
             writeln!(ggf, "{}", record.write()).map_err(|e| format!("cannot write GGF: {e}"))?;
+            result.sprt = opts.sprt.map(|t| {
+                let (w, d, l) = (result.wins, result.draws, result.losses);
+                (t.llr(w, d, l), t.verdict(w, d, l))
+            });
             if opts.progress {
+                let (elo, _, _) = result.elo();
+                let llr = match (result.sprt, opts.sprt) {
+                    (Some((llr, _)), Some(t)) => {
+                        let (lo, hi) = t.bounds();
+                        format!(", LLR {llr:+.2} ({lo:+.2} .. {hi:+.2})")
+                    }
+                    _ => String::new(),
+                };
                 eprint!(
-                    "\rmatch: {}/{total} games (opening {}), A +{} ={} -{}   ",
+                    "\rmatch: {}/{total} games (opening {}), A +{} ={} -{}, {:.1} %, Elo {elo:+.0}{llr}   ",
                     result.games(),
                     i + 1,
                     result.wins,
                     result.draws,
-                    result.losses
+                    result.losses,
+                    100.0 * result.score()
                 );
+            }
+            if result.sprt.is_some_and(|(_, v)| v != Verdict::Continue) {
+                break 'games;
             }
         }
     }
