@@ -187,3 +187,45 @@ fn train_rejects_a_fraction_out_of_range() {
         assert!(err.contains("--fraction"), "{bad}: {err}");
     }
 }
+
+/// `--params DIR` with a `levels.txt` replaces the level table of the protocols: level 5 made a
+/// full-width depth-2 level hints at depth 2 (the embedded level 5 searches 5 plies at 87 %).
+#[test]
+fn params_dir_replaces_the_level_table() {
+    let dir = std::env::temp_dir().join(format!("oxello-levels-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let manifest = env!("CARGO_MANIFEST_DIR");
+    std::fs::copy(format!("{manifest}/params/eval.bin"), dir.join("eval.bin")).expect("weights");
+    let table = std::fs::read_to_string(format!("{manifest}/params/levels.txt")).expect("levels");
+    let table: String = table
+        .lines()
+        .map(|l| if l.starts_with("5 ") { "5 2 4 4 100" } else { l })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.join("levels.txt"), table).expect("write levels");
+    let depths = |params: Option<&std::path::Path>| -> Vec<String> {
+        let mut args: Vec<String> = vec!["nboard".into(), "--no-book".into()];
+        if let Some(p) = params {
+            args.extend(["--params".to_string(), p.display().to_string()]);
+        }
+        let mut e = common::Engine::start(&args).expect("engine starts");
+        let start = "(;GM[Othello]PC[t]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
+        // No ping: it would stop the hint. The hint ends with its node statistics.
+        for line in ["nboard 2", "set depth 5", &format!("set game {start}"), "hint 1"] {
+            e.send(line).expect("send");
+        }
+        let mut depths = Vec::new();
+        while let Ok(line) = e.next() {
+            if line.starts_with("nodestats") {
+                break;
+            }
+            if line.starts_with("search ") {
+                depths.push(line.rsplit(' ').next().unwrap_or("").to_string());
+            }
+        }
+        e.close().expect("clean exit");
+        depths
+    };
+    assert_eq!(depths(Some(&dir)).last().map(String::as_str), Some("2"));
+    assert_eq!(depths(None).last().map(String::as_str), Some("5@87%"));
+}
