@@ -10,6 +10,14 @@ fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_oxello")
 }
 
+/// A number field of the match's one-line JSON report.
+fn json_number(out: &str, key: &str) -> Option<f64> {
+    out.split(&format!("\"{key}\":"))
+        .nth(1)
+        .and_then(|r| r.split([',', '}']).next())
+        .and_then(|v| v.parse().ok())
+}
+
 /// Plays `count` openings (2 games each) between `a` and `b`; asserts a clean run (no forfeit)
 /// and that every game was written as a finished GGF game. Returns the GGF lines.
 fn clean_match(tag: &str, a: &str, b: &str, count: usize) -> Vec<String> {
@@ -23,14 +31,9 @@ fn clean_match(tag: &str, a: &str, b: &str, count: usize) -> Vec<String> {
         "{a} vs {b}: {out}"
     );
     // Each side's thinking time is reported, and both sides thought.
-    let secs = |key: &str| -> f64 {
-        out.split(&format!("\"{key}\":"))
-            .nth(1)
-            .and_then(|r| r.split([',', '}']).next())
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(-1.0)
-    };
-    assert!(secs("seconds_a") > 0.0 && secs("seconds_b") > 0.0, "{out}");
+    for key in ["seconds_a", "seconds_b"] {
+        assert!(json_number(&out, key).is_some_and(|s| s > 0.0), "{key}: {out}");
+    }
     let games: Vec<String> = std::fs::read_to_string(&ggf)
         .expect("ggf written")
         .lines()
@@ -168,13 +171,8 @@ fn sprt_stops_a_decisive_match_early() {
     ]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"sprt\":\"H1 accepted\""), "{out}");
-    let games: usize = out
-        .split("\"games\":")
-        .nth(1)
-        .and_then(|r| r.split(',').next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    assert!((1..200).contains(&games), "{out}");
+    let games = json_number(&out, "games").unwrap_or(0.0);
+    assert!((1.0..200.0).contains(&games), "{out}");
     let (code, _, err) = run(&["match", "--engine-a", &a, "--engine-b", &b, "--sprt", "10,0"]);
     assert_eq!(code, 2);
     assert!(err.contains("ELO1 must be above ELO0"), "{err}");
