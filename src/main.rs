@@ -166,8 +166,9 @@ enum Command {
         /// Records also train the stages within this many empties of their own.
         #[arg(long, default_value_t = 2)]
         share: u32,
-        /// Start from the selected weights (embedded or `--params`) instead of zeros, so new
-        /// data refines what earlier rounds learned without their datasets.
+        /// Start from the selected weights (embedded or `--params`) instead of zeros: the fit
+        /// learns a correction to them (the ridge pulls it to zero), so new data refines what
+        /// earlier rounds learned without their datasets.
         #[arg(long)]
         warm_start: bool,
         /// Fit only these stages (stage = empties / 6); the others keep the starting weights.
@@ -205,8 +206,8 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Mean absolute error of the evaluation and of a fixed-depth search against exact scores
-    /// on held-out self-play positions (solved here).
+    /// Mean absolute error of the evaluation and of a fixed-depth search on held-out self-play
+    /// positions, against exact scores (solved here) or deep-search values.
     EvalMae {
         #[arg(long, required = true, num_args = 1..)]
         data: Vec<std::path::PathBuf>,
@@ -218,10 +219,17 @@ enum Command {
         max_empties: u32,
         #[arg(long, default_value_t = 8)]
         depth: u32,
-        /// Also write the measured positions with their exact scores here (a dataset that
-        /// later runs can measure without solving)
+        /// Also write the measured positions with their reference values here (a dataset that
+        /// later runs can measure without solving or searching again)
         #[arg(long)]
         save: Option<std::path::PathBuf>,
+        /// Reference values from a search of this depth instead of exact solves (for positions
+        /// too far from the end to solve; 0: solve). Search labels in the data are kept.
+        #[arg(long, default_value_t = 0)]
+        reference_depth: u32,
+        /// Selectivity of the reference search (percent; 100: none).
+        #[arg(long, default_value_t = 95, value_parser = clap::value_parser!(u32).range(1..=100))]
+        reference_selectivity: u32,
     },
     /// Match two engines (GTP or NBoard command lines) over an openings file, colours swapped.
     Match(MatchArgs),
@@ -244,6 +252,13 @@ enum Command {
         /// Midgame search depth per move.
         #[arg(long, default_value_t = 4)]
         depth: u32,
+        /// Selectivity of the midgame searches (Multi-ProbCut confidence in percent; 100: none).
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100))]
+        selectivity: u32,
+        /// Label positions before the perfect-play part with their own search's value (kind
+        /// `search`), not the game's result; the random plies are searched for their label too.
+        #[arg(long)]
+        search_labels: bool,
         /// Empties from which the game is played perfectly (exact labels).
         #[arg(long, default_value_t = 20)]
         exact: u32,
@@ -518,6 +533,8 @@ fn main() -> ExitCode {
             random_min,
             random_max,
             depth,
+            selectivity,
+            search_labels,
             exact,
             threads,
             seed,
@@ -529,6 +546,8 @@ fn main() -> ExitCode {
                 random_plies_min: random_min,
                 random_plies_max: random_max.max(random_min),
                 depth,
+                selectivity,
+                search_labels,
                 exact,
                 threads,
                 seed,
@@ -685,20 +704,33 @@ fn main() -> ExitCode {
             max_empties,
             depth,
             save,
+            reference_depth,
+            reference_selectivity,
         }) => {
             let Some(records) = read_records(&data, "eval-mae") else {
                 return ExitCode::from(2);
             };
             let picked = evalmae::pick(&records, min_empties..=max_empties, positions);
-            let r = evalmae::measure(&picked, depth, eval, true);
+            let reference = match reference_depth {
+                0 => evalmae::Reference::Exact,
+                d => evalmae::Reference::Search {
+                    depth: d,
+                    percent: reference_selectivity,
+                },
+            };
+            let r = evalmae::measure(&picked, depth, reference, eval, true);
             if let Some(path) = save
                 && let Err(e) = std::fs::write(&path, evalmae::format_records(&r.solved))
             {
                 eprintln!("eval-mae: cannot write {}: {e}", path.display());
                 return ExitCode::from(2);
             }
+            let against = match reference {
+                evalmae::Reference::Exact => "exact scores".to_string(),
+                evalmae::Reference::Search { depth, percent } => format!("depth-{depth} searches at {percent} %"),
+            };
             println!(
-                "{} held-out positions at {min_empties}-{max_empties} empties: static evaluation MAE {:.2} discs, depth-{depth} search MAE {:.2} discs",
+                "{} held-out positions at {min_empties}-{max_empties} empties, against {against}: static evaluation MAE {:.2} discs, depth-{depth} search MAE {:.2} discs",
                 r.positions, r.static_mae, r.search_mae
             );
             println!("empties positions static-MAE static-bias depth-{depth}-MAE depth-{depth}-bias");

@@ -1,6 +1,7 @@
 //! Training records: `<64 squares> <X|O> <score> <kind>`, score = final disc difference from
-//! the side to move's view, kind `exact` (solved) or `game` (the played result). Blank lines
-//! and `#` comments are skipped; bad records are reported by line number.
+//! the side to move's view, kind `exact` (solved), `search` (a deeper search's value) or `game`
+//! (the played result). Blank lines and `#` comments are skipped; bad records are reported by
+//! line number.
 
 use crate::board::Board;
 use crate::board::notation::parse_position;
@@ -9,10 +10,32 @@ use crate::board::notation::parse_position;
 pub struct Record {
     pub board: Board,
     pub score: i8,
-    pub exact: bool,
+    pub label: Label,
     /// The game the record came from (`# game N` header; `parse_file` keeps files apart), for
     /// held-out splits by game.
     pub game: u64,
+}
+
+/// Where a record's score comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    /// The exact final score under perfect play.
+    Exact,
+    /// The value of a search of the position (deeper than the evaluation's own view).
+    Search,
+    /// The final result of the game the position was played in.
+    Game,
+}
+
+impl Label {
+    /// The kind field of the text format.
+    pub fn name(self) -> &'static str {
+        match self {
+            Label::Exact => "exact",
+            Label::Search => "search",
+            Label::Game => "game",
+        }
+    }
 }
 
 /// Parses a dataset; returns the records and the errors (line number, message).
@@ -61,15 +84,16 @@ fn parse_record(line: &str, game: u64) -> Result<Record, String> {
         .ok()
         .filter(|s: &i8| (-64..=64).contains(s))
         .ok_or_else(|| format!("bad score '{}'", fields[2]))?;
-    let exact = match fields[3] {
-        "exact" => true,
-        "game" => false,
-        k => return Err(format!("bad kind '{k}' (expected exact or game)")),
+    let label = match fields[3] {
+        "exact" => Label::Exact,
+        "search" => Label::Search,
+        "game" => Label::Game,
+        k => return Err(format!("bad kind '{k}' (expected exact, search or game)")),
     };
     Ok(Record {
         board: pos.board,
         score,
-        exact,
+        label,
         game,
     })
 }
@@ -91,7 +115,7 @@ pub fn random_solved(games: u64, empties: u32, seed: u64) -> Vec<Record> {
         out.push(Record {
             board: b,
             score,
-            exact: true,
+            label: Label::Exact,
             game,
         });
     }
@@ -105,11 +129,15 @@ mod tests {
     #[test]
     fn bad_records_are_reported_by_line() {
         let start = "---------------------------OX------XO--------------------------- X";
-        let text = format!("# game 0\n{start} 4 game\n\n{start} 99 game\n{start} 4 maybe\n{start}\nnonsense\n{start} -2 exact\n");
+        let text = format!(
+            "# game 0\n{start} 4 game\n\n{start} 99 game\n{start} 4 maybe\n{start}\nnonsense\n{start} -2 exact\n{start} 3 search\n"
+        );
         let (records, errors) = parse(&text);
-        assert_eq!(records.len(), 2);
+        assert_eq!(records.len(), 3);
         assert_eq!(errors.iter().map(|e| e.0).collect::<Vec<_>>(), [4, 5, 6, 7]);
-        assert!(records[1].exact && records[1].score == -2);
+        assert_eq!((records[0].label, records[0].score), (Label::Game, 4));
+        assert_eq!((records[1].label, records[1].score), (Label::Exact, -2));
+        assert_eq!((records[2].label, records[2].score), (Label::Search, 3));
         assert_eq!(records[0].game, 0);
     }
 

@@ -1,15 +1,16 @@
-//! `oxello eval-mae`: accuracy of the evaluation against exact scores. Positions at the given
-//! empties are taken from held-out games (game number ≡ 9 mod 10, never trained on), solved
-//! exactly (unless their record is already an exact label), and compared with the static
-//! evaluation and with a fixed-depth search. The solved positions can be saved as exact
-//! records, so later runs (other weights) measure the same set without solving it again.
+//! `oxello eval-mae`: accuracy of the evaluation against reference values. Positions at the
+//! given empties are taken from held-out games (game number ≡ 9 mod 10, never trained on),
+//! given a reference value — the exact score (solved unless the record is an exact label) or,
+//! where solving is out of reach (30–40 empties), a deep selective search's value — and compared
+//! with the static evaluation and with a fixed-depth search. The references can be saved as
+//! records, so later runs (other weights) measure the same set without computing them again.
 
 use crate::board::notation::format_position;
 use crate::board::{Color, Position};
-use crate::eval::dataset::Record;
+use crate::eval::dataset::{Label, Record};
 use crate::search::endgame::{OrderingEval, Solver};
 use crate::search::midgame::Searcher;
-use crate::search::request::SearchRequest;
+use crate::search::request::{Pruning, SearchRequest};
 use std::sync::atomic::AtomicBool;
 
 pub struct MaeReport {
@@ -18,8 +19,18 @@ pub struct MaeReport {
     pub search_mae: f64,
     /// The same per empties count, with the mean signed errors (evaluation − exact).
     pub rows: Vec<MaeRow>,
-    /// The positions with their exact scores, as exact-labelled records.
+    /// The positions with their reference values, as exact- or search-labelled records.
     pub solved: Vec<Record>,
+}
+
+/// How positions without a usable label get their reference value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reference {
+    /// Solved exactly; only exact labels are taken as they are.
+    Exact,
+    /// A search to `depth` plies at `percent` selectivity; exact and search labels are taken as
+    /// they are (a saved test set), game results are not.
+    Search { depth: u32, percent: u32 },
 }
 
 /// Up to `count` held-out positions with empties in `range`, spread over the range.
@@ -51,7 +62,7 @@ pub struct MaeRow {
     pub search_bias: f64,
 }
 
-pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progress: bool) -> MaeReport {
+pub fn measure(positions: &[Record], depth: u32, reference: Reference, eval: &dyn OrderingEval, progress: bool) -> MaeReport {
     let stop = AtomicBool::new(false);
     let mut solver = Solver::new(64);
     let mut searcher = Searcher::new(64);
@@ -59,15 +70,24 @@ pub fn measure(positions: &[Record], depth: u32, eval: &dyn OrderingEval, progre
     let mut rows: std::collections::BTreeMap<u32, MaeRow> = std::collections::BTreeMap::new();
     let mut solved = Vec::new();
     for (i, r) in positions.iter().enumerate() {
-        let exact = if r.exact {
-            r.score as i32
-        } else {
-            solver.tt.clear();
-            solver.solve_exact_guided(&r.board, eval, &stop).score
+        let (exact, label) = match (r.label, reference) {
+            (Label::Exact, _) | (Label::Search, Reference::Search { .. }) => (r.score as i32, r.label),
+            (_, Reference::Exact) => {
+                solver.tt.clear();
+                (solver.solve_exact_guided(&r.board, eval, &stop).score, Label::Exact)
+            }
+            (_, Reference::Search { depth, percent }) => {
+                searcher.clear();
+                let req = SearchRequest {
+                    pruning: Pruning::from_percent(percent),
+                    ..SearchRequest::fixed_depth(r.board, depth)
+                };
+                (searcher.run(&req, eval, &stop, &mut |_| {}).score, Label::Search)
+            }
         };
         solved.push(Record {
             score: exact as i8,
-            exact: true,
+            label,
             ..*r
         });
         searcher.clear();
@@ -120,8 +140,13 @@ pub fn format_records(records: &[Record]) -> String {
             board: r.board,
             to_move: Color::Black,
         };
-        let kind = if r.exact { "exact" } else { "game" };
-        out.push_str(&format!("# game {}\n{} {} {kind}\n", r.game, format_position(&pos), r.score));
+        out.push_str(&format!(
+            "# game {}\n{} {} {}\n",
+            r.game,
+            format_position(&pos),
+            r.score,
+            r.label.name()
+        ));
     }
     out
 }

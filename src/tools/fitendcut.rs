@@ -6,7 +6,7 @@
 //! are the mean of the three farthest fitted rows; those rows say `samples 0`.
 
 use super::fitmpc::fit_line;
-use crate::eval::dataset::Record;
+use crate::eval::dataset::{Label, Record};
 use crate::search::endcut::CHECKS;
 use crate::search::endgame::{OrderingEval, Solver};
 use crate::search::mpc::{Fit, MpcTable, TO_END};
@@ -29,7 +29,7 @@ pub struct EndCutOptions {
 fn pick<'a>(records: &'a [Record], opts: &EndCutOptions) -> Vec<&'a Record> {
     let mut pool: Vec<&Record> = records
         .iter()
-        .filter(|r| r.exact && r.game % 10 == 9 && r.board.moves() != 0)
+        .filter(|r| r.label == Label::Exact && r.game % 10 == 9 && r.board.moves() != 0)
         .filter(|r| (opts.min_empties..=opts.max_empties).contains(&r.board.empty_count()))
         .collect();
     let mut state = opts.seed | 1;

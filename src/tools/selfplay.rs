@@ -2,15 +2,19 @@
 //!
 //! Each game: a few random plies, then a fixed-depth search per move until `exact` empties,
 //! then perfect play (exact solver). Positions on the perfect-play part are labelled with their
-//! exact score (`exact`); earlier ones with the final result of the game (`game`). Records are
+//! exact score (`exact`); earlier ones with the final result of the game (`game`), or, with
+//! `search_labels`, with the value of their own search (`search`): a game result after many
+//! imperfect moves is a noisy label of a midgame position, a deeper search's value a far less
+//! noisy one (the random plies are searched for their label too). Records are
 //! `<64 squares> <X|O> <score> <kind>`, score from the side to move's view. Each game is
 //! appended as one block headed `# game N`, so a stopped run resumes where it left off.
 
 use crate::board::notation::format_position;
 use crate::board::{Position, Square};
+use crate::eval::dataset::Label;
 use crate::search::endgame::{OrderingEval, Solver};
 use crate::search::midgame::Searcher;
-use crate::search::request::SearchRequest;
+use crate::search::request::{Pruning, SearchRequest};
 use parking_lot::Mutex;
 use std::collections::HashSet;
 use std::fs::OpenOptions;
@@ -25,6 +29,10 @@ pub struct SelfplayOptions {
     pub random_plies_min: u32,
     pub random_plies_max: u32,
     pub depth: u32,
+    /// Selectivity of the midgame searches (Multi-ProbCut confidence in percent; 100: none).
+    pub selectivity: u32,
+    /// Label the positions before `exact` empties with their search value, not the result.
+    pub search_labels: bool,
     pub exact: u32,
     pub threads: usize,
     pub seed: u64,
@@ -65,9 +73,18 @@ pub fn play_game(
     let mut pos = Position::start();
     let mut history: Vec<Position> = Vec::new();
     let mut exact_from: Option<(usize, i32)> = None; // (index in history, exact score there)
+    let mut searched: Vec<Option<i32>> = Vec::new(); // search labels, by index in history
     let mut ply = 0;
+    let search = |searcher: &mut Searcher, b| {
+        let req = SearchRequest {
+            pruning: Pruning::from_percent(opts.selectivity),
+            ..SearchRequest::fixed_depth(b, opts.depth)
+        };
+        searcher.run(&req, eval, &stop, &mut |_| {})
+    };
     while !pos.board.is_game_over() {
         history.push(pos);
+        searched.push(None);
         let b = pos.board;
         let moves = b.moves();
         if moves == 0 {
@@ -76,6 +93,9 @@ pub fn play_game(
         }
         let empties = b.empty_count();
         let mv = if ply < random_plies {
+            if opts.search_labels && empties > opts.exact {
+                searched[history.len() - 1] = Some(search(searcher, b).score);
+            }
             let k = rng.below(moves.count_ones() as u64) as usize;
             crate::board::bits::Squares(moves).nth(k).unwrap_or(0)
         } else if empties <= opts.exact {
@@ -88,8 +108,11 @@ pub fn play_game(
                 _ => moves.trailing_zeros() as usize,
             }
         } else {
-            let req = SearchRequest::fixed_depth(b, opts.depth);
-            match searcher.run(&req, eval, &stop, &mut |_| {}).best {
+            let r = search(searcher, b);
+            if opts.search_labels {
+                searched[history.len() - 1] = Some(r.score);
+            }
+            match r.best {
                 Some(Square::At(sq)) => sq as usize,
                 _ => moves.trailing_zeros() as usize,
             }
@@ -110,12 +133,16 @@ pub fn play_game(
         .enumerate()
         .filter(|(_, p)| !p.board.is_game_over() && p.board.moves() != 0)
         .map(|(i, p)| {
-            let score = match p.to_move {
+            let result = match p.to_move {
                 crate::board::Color::Black => black_final,
                 crate::board::Color::White => -black_final,
             };
-            let kind = if i >= exact_start { "exact" } else { "game" };
-            format!("{} {} {}", format_position(p), score, kind)
+            let (score, kind) = match searched.get(i).copied().flatten() {
+                _ if i >= exact_start => (result, Label::Exact),
+                Some(v) => (v.clamp(-64, 64), Label::Search),
+                None => (result, Label::Game),
+            };
+            format!("{} {} {}", format_position(p), score, kind.name())
         })
         .collect();
     records.extend(sibling_records(&history, opts, eval, solver));
@@ -253,6 +280,8 @@ mod tests {
             random_plies_min: 10,
             random_plies_max: 20,
             depth: 2,
+            selectivity: 100,
+            search_labels: false,
             exact: 12,
             threads: 2,
             seed: 7,
@@ -303,5 +332,39 @@ mod tests {
         // The game lines of 3 games hold at most 9 positions with 6-8 empties: the rest are
         // solved siblings (each checked above).
         assert!(siblings > 9, "{siblings} exact records at 6-8 empties");
+    }
+
+    /// With search labels every position before the perfect-play part carries the value of its
+    /// own fixed-depth search, none the game's result.
+    #[test]
+    fn search_labels_are_the_positions_search_values() {
+        let dir = std::env::temp_dir().join(format!("oxello-selfplay-search-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let out = dir.join("data.txt");
+        let _ = std::fs::remove_file(&out);
+        let o = SelfplayOptions {
+            games: 2,
+            search_labels: true,
+            siblings: 0..=0,
+            ..opts()
+        };
+        assert_eq!(run(&out, &o, &Mobility).expect("selfplay"), 2);
+        let text = std::fs::read_to_string(&out).expect("read");
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(4);
+        let mut searched = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let pos = parse_position(line).expect("board");
+            assert_ne!(fields[3], "game", "{line}");
+            if fields[3] == "search" {
+                assert!(pos.board.empty_count() > 12, "{line}");
+                let req = SearchRequest::fixed_depth(pos.board, 2);
+                let value = searcher.run(&req, &Mobility, &stop, &mut |_| {}).score.clamp(-64, 64);
+                assert_eq!(fields[2].parse::<i32>().expect("score"), value, "{line}");
+                searched += 1;
+            }
+        }
+        assert!(searched >= 2 * 30, "{searched} search labels in 2 games");
     }
 }
