@@ -345,6 +345,10 @@ struct MatchArgs {
     /// Where every game is written as GGF (one per line).
     #[arg(long, default_value = "match.ggf")]
     ggf: std::path::PathBuf,
+    /// Go on with a stopped match: the games already in the GGF file count as played (they
+    /// must be this match's, in order) and the next ones are appended.
+    #[arg(long)]
+    resume: bool,
     #[arg(long)]
     json: bool,
 }
@@ -1067,6 +1071,42 @@ fn run_eval_match(
     ExitCode::SUCCESS
 }
 
+/// The games of a stopped match's GGF file (none if it does not exist). A torn last line (the
+/// run was killed while writing it) is cut off so that the next game starts on a line of its
+/// own; a bad line before it is an error naming the line.
+fn played_games(path: &std::path::Path) -> Result<Vec<oxello::ggf::GgfGame>, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    };
+    let mut games = Vec::new();
+    let mut valid = 0;
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            valid += line.len();
+            continue;
+        }
+        let torn = i + 1 == lines.len() && !line.ends_with('\n');
+        match (oxello::ggf::GgfGame::parse(line.trim()), torn) {
+            (_, true) => {
+                let cut = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .and_then(|f| f.set_len(valid as u64));
+                cut.map_err(|e| format!("cannot cut the torn last line of {}: {e}", path.display()))?;
+            }
+            (Ok(g), false) => {
+                games.push(g);
+                valid += line.len();
+            }
+            (Err(e), false) => return Err(format!("{}:{}: {e}", path.display(), i + 1)),
+        }
+    }
+    Ok(games)
+}
+
 fn run_match(args: &MatchArgs) -> ExitCode {
     let MatchArgs {
         engine_a,
@@ -1079,6 +1119,7 @@ fn run_match(args: &MatchArgs) -> ExitCode {
         alpha,
         beta,
         ggf,
+        resume,
         json,
     } = args;
     let (count, timeout, clock, json) = (*count, *timeout, *clock, *json);
@@ -1112,7 +1153,23 @@ fn run_match(args: &MatchArgs) -> ExitCode {
         }
     }
     lines.truncate(count.unwrap_or(usize::MAX));
-    let mut file = match std::fs::File::create(ggf) {
+    let previous = if *resume {
+        match played_games(ggf) {
+            Ok(games) => games,
+            Err(e) => {
+                eprintln!("oxello: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        Vec::new()
+    };
+    let opened = if *resume {
+        std::fs::OpenOptions::new().create(true).append(true).open(ggf)
+    } else {
+        std::fs::File::create(ggf)
+    };
+    let mut file = match opened {
         Ok(f) => f,
         Err(e) => {
             eprintln!("oxello: cannot write {}: {e}", ggf.display());
@@ -1126,7 +1183,7 @@ fn run_match(args: &MatchArgs) -> ExitCode {
         sprt,
         progress: !json,
     };
-    match enginematch::run(engine_a, engine_b, &lines, &opts, &mut file) {
+    match enginematch::run(engine_a, engine_b, &lines, &opts, &previous, &mut file) {
         Ok(r) => {
             let (elo, lo, hi) = r.elo();
             let avg = r.discs as f64 / r.games().max(1) as f64;

@@ -235,3 +235,66 @@ fn a_crashing_nboard_engine_forfeits() {
     assert_eq!(code, 0);
     assert!(out.contains("forfeit: game 1: B crashed"), "{out}");
 }
+
+/// A stopped match goes on with `--resume`: the complete games in the GGF file count as played,
+/// a torn last line is cut off, and games that are not this match's are refused.
+#[test]
+fn a_stopped_match_resumes() {
+    let ggf = std::env::temp_dir().join(format!("oxello-match-resume-{}.ggf", std::process::id()));
+    let g = ggf.to_str().expect("utf-8");
+    let (a, b) = (format!("{} gtp --level 2", bin()), format!("{} gtp --level 1", bin()));
+    let args = |extra: &[&'static str]| {
+        let mut v = vec![
+            "match",
+            "--engine-a",
+            &a,
+            "--engine-b",
+            &b,
+            "--count",
+            "2",
+            "--ggf",
+            g,
+            "--json",
+        ];
+        v.extend_from_slice(extra);
+        v.into_iter().map(str::to_string).collect::<Vec<String>>()
+    };
+    let call = |v: Vec<String>| run(&v.iter().map(String::as_str).collect::<Vec<&str>>());
+    let (code, full, err) = call(args(&[]));
+    assert_eq!(code, 0, "{err}");
+    let games: Vec<String> = std::fs::read_to_string(&ggf)
+        .expect("ggf")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(games.len(), 4);
+    // Stopped during the third game's write: two games and half a line.
+    let torn = format!("{}\n{}\n{}", games[0], games[1], &games[2][..games[2].len() / 2]);
+    std::fs::write(&ggf, torn).expect("write");
+    let (code, out, err) = call(args(&["--resume"]));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json_number(&out, "games"), Some(4.0), "{out}");
+    let now: Vec<String> = std::fs::read_to_string(&ggf)
+        .expect("ggf")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(now.len(), 4);
+    assert_eq!(now[..2], games[..2], "the played games are kept");
+    for line in &now {
+        assert!(oxello::ggf::GgfGame::parse(line).is_ok_and(|g| g.game.is_over()), "{line}");
+    }
+    // The resumed games count as they were: the same tally when nothing is left to play.
+    let (code, again, err) = call(args(&["--resume"]));
+    assert_eq!(code, 0, "{err}");
+    for key in ["wins", "draws", "losses", "seconds_a", "seconds_b"] {
+        assert_eq!(json_number(&again, key), json_number(&out, key), "{key}: {again} / {out}");
+    }
+    assert_eq!(std::fs::read_to_string(&ggf).expect("ggf").lines().count(), 4);
+    assert!(full.contains("\"games\":4"), "{full}");
+    // Colours swapped in the first game: not this match's games.
+    std::fs::write(&ggf, format!("{}\n", games[1])).expect("write");
+    let (code, _, err) = call(args(&["--resume"]));
+    assert_eq!(code, 2);
+    assert!(err.contains("game 1 of the played games"), "{err}");
+}

@@ -150,6 +150,33 @@ fn play_game(
     }
 }
 
+/// A game of a stopped run, checked against the game the match would play in its place:
+/// the game, Black's disc margin, and whether it was forfeited.
+fn resumed(done: &GgfGame, opening: &[Square], a_black: bool) -> Result<(Game, i32, Option<String>), String> {
+    let black = if a_black { "A" } else { "B" };
+    if done.black_name.as_deref() != Some(black) {
+        return Err(format!("Black should be {black}"));
+    }
+    let played: Vec<Square> = done
+        .game
+        .plies()
+        .iter()
+        .map(|p| p.mv)
+        .filter(|&s| s != Square::Pass)
+        .collect();
+    if done.game.start() != Position::start() || !played.starts_with(opening) {
+        return Err("it does not start with this match's opening".into());
+    }
+    match done.result {
+        Some(GgfResult::Score { black_minus_white, end }) => Ok((
+            done.game.clone(),
+            black_minus_white as i32,
+            (end != GameEnd::Normal).then(|| "forfeited (in the resumed run)".to_string()),
+        )),
+        _ => Err("it has no result".into()),
+    }
+}
+
 /// Result of a match from engine A's side.
 #[derive(Clone, Debug, Default)]
 pub struct MatchResult {
@@ -196,54 +223,63 @@ pub struct MatchOptions {
 }
 
 /// Plays every opening twice; `ggf` receives each game as one line. Engines are command lines,
-/// optionally prefixed `gtp:` (the default) or `nboard:`.
+/// optionally prefixed `gtp:` (the default) or `nboard:`. `previous` are the games of a stopped
+/// run of the same match, in order (its GGF file): they count as played and the match goes on
+/// after them.
 pub fn run(
     engine_a: &str,
     engine_b: &str,
     openings: &[Vec<Square>],
     opts: &MatchOptions,
+    previous: &[GgfGame],
     ggf: &mut dyn Write,
 ) -> Result<MatchResult, String> {
     let mut result = MatchResult::default();
     let total = openings.len() * 2;
+    if previous.len() > total {
+        return Err(format!("{} games already played, the match has {total}", previous.len()));
+    }
     'games: for (i, opening) in openings.iter().enumerate() {
         for a_black in [true, false] {
-            // Fresh processes per game: a crash in one game cannot spoil the next.
-            let mut a = spawn("A", engine_a)?;
-            let mut b = spawn("B", engine_b)?;
-            let (black, white) = if a_black { (&mut a, &mut b) } else { (&mut b, &mut a) };
-            let out = play_game(black.as_mut(), white.as_mut(), opening, opts.timeout, opts.clock);
-            let d = if a_black {
-                out.black_minus_white
-            } else {
-                -out.black_minus_white
+            let k = result.games() as usize;
+            let (game, black_minus_white, forfeit) = match previous.get(k) {
+                Some(done) => resumed(done, opening, a_black).map_err(|e| format!("game {} of the played games: {e}", k + 1))?,
+                None => {
+                    // Fresh processes per game: a crash in one game cannot spoil the next.
+                    let mut a = spawn("A", engine_a)?;
+                    let mut b = spawn("B", engine_b)?;
+                    let (black, white) = if a_black { (&mut a, &mut b) } else { (&mut b, &mut a) };
+                    let out = play_game(black.as_mut(), white.as_mut(), opening, opts.timeout, opts.clock);
+                    let mut record = GgfGame::new(out.game.clone());
+                    record.place = Some("oxello match".into());
+                    record.black_name = Some(if a_black { "A" } else { "B" }.into());
+                    record.white_name = Some(if a_black { "B" } else { "A" }.into());
+                    record.result = Some(GgfResult::Score {
+                        black_minus_white: out.black_minus_white as f64,
+                        end: if out.forfeit.is_some() {
+                            GameEnd::Resigned
+                        } else {
+                            GameEnd::Normal
+                        },
+                    });
+                    writeln!(ggf, "{}", record.write()).map_err(|e| format!("cannot write GGF: {e}"))?;
+                    (out.game, out.black_minus_white, out.forfeit)
+                }
             };
+            let d = if a_black { black_minus_white } else { -black_minus_white };
             match d.signum() {
                 1 => result.wins += 1,
                 0 => result.draws += 1,
                 _ => result.losses += 1,
             }
             result.discs += d as i64;
-            for (ply, pos) in out.game.plies().iter().zip(out.game.positions()) {
+            for (ply, pos) in game.plies().iter().zip(game.positions()) {
                 let a_moved = (pos.to_move == Color::Black) == a_black;
                 result.seconds[usize::from(!a_moved)] += ply.time.unwrap_or(0.0);
             }
-            if let Some(f) = &out.forfeit {
+            if let Some(f) = &forfeit {
                 result.forfeits.push(format!("game {}: {f}", result.games()));
             }
-            let mut record = GgfGame::new(out.game);
-            record.place = Some("oxello match".into());
-            record.black_name = Some(if a_black { "A" } else { "B" }.into());
-            record.white_name = Some(if a_black { "B" } else { "A" }.into());
-            record.result = Some(GgfResult::Score {
-                black_minus_white: out.black_minus_white as f64,
-                end: if out.forfeit.is_some() {
-                    GameEnd::Resigned
-                } else {
-                    GameEnd::Normal
-                },
-            });
-            writeln!(ggf, "{}", record.write()).map_err(|e| format!("cannot write GGF: {e}"))?;
             result.sprt = opts.sprt.map(|t| {
                 let (w, d, l) = (result.wins, result.draws, result.losses);
                 (t.llr(w, d, l), t.verdict(w, d, l))
