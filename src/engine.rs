@@ -14,7 +14,7 @@ pub mod terminal;
 use crate::board::{Position, Square};
 use crate::protocol::SearchDepth;
 use crate::protocol::io::{self, Input, Message, Output, ProtocolKind, StopSignal};
-use crossbeam_channel::Receiver;
+use crossbeam_channel::{Receiver, TryRecvError};
 use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -122,11 +122,33 @@ pub enum Flow {
 pub trait Session {
     type Item;
     fn handle(&mut self, item: Self::Item, stop: &AtomicBool, out: &mut Output) -> Flow;
+
+    /// Whether work that later commands interrupted is left to do (an NBoard `learn`).
+    fn has_background(&self) -> bool {
+        false
+    }
+
+    /// Goes on with that work until it is done or `stop` is raised.
+    fn background(&mut self, _stop: &AtomicBool, _out: &mut Output) {}
 }
 
-/// Handles queued inputs in order until quit, EOF or a broken output.
+/// Handles queued inputs in order until quit, EOF or a broken output; while none waits, goes
+/// on with the session's background work (stopped by the next command the reader announces).
 pub fn serve<S: Session>(session: &mut S, rx: &Receiver<Message<S::Item>>, stop: &StopSignal, out: &mut Output) {
-    for msg in rx.iter() {
+    loop {
+        let next = if session.has_background() {
+            match rx.try_recv() {
+                Ok(msg) => Ok(msg),
+                Err(TryRecvError::Empty) => {
+                    session.background(stop.flag(), out);
+                    continue;
+                }
+                Err(TryRecvError::Disconnected) => Err(()),
+            }
+        } else {
+            rx.recv().map_err(|_| ())
+        };
+        let Ok(msg) = next else { break };
         if msg.interrupting {
             stop.taken();
         }

@@ -114,3 +114,58 @@ fn a_save_failure_is_a_status_line() {
     e.close().expect("clean exit");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Sends `ping N` and returns how long the `pong N` took (other lines, such as a `learned`,
+/// may come first).
+fn ping(e: &mut Engine, n: u32) -> std::time::Duration {
+    let t0 = std::time::Instant::now();
+    e.send(&format!("ping {n}")).expect("send");
+    loop {
+        let line = e.next().expect("reply to ping");
+        if line == format!("pong {n}") {
+            return t0.elapsed();
+        }
+        assert!(!line.starts_with("pong"), "pong out of order: {line}");
+    }
+}
+
+/// A long `learn` never keeps `ping` or `quit` waiting: a command stops it, it goes on when the
+/// engine is idle again, a new game set meanwhile does not replace the game being learned, and
+/// nothing from a search cut short is stored.
+#[test]
+fn ping_and_quit_are_served_during_a_learn() {
+    let dir = scratch("book-learn-busy");
+    let file = dir.join("learned.txt");
+    let mut e = nboard_with_book(&file, "2");
+    // Deep enough that the learn would take minutes.
+    e.send("set depth 30").expect("send");
+    e.send(&format!("set game {GAME}")).expect("send");
+    e.send("learn").expect("send");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let first = ping(&mut e, 1);
+    // Another game while the first one is being learned, then a shallow depth to finish.
+    let other = GAME.replace("B[F5]W[D6]B[C3]W[D3]B[C4]W[F4]B[F6]W[F3]B[E6]", "B[F5]W[F6]B[E6]W[F4]");
+    e.send(&format!("set game {other}")).expect("send");
+    let second = ping(&mut e, 2);
+    e.send("set depth 2").expect("send");
+    ping(&mut e, 3);
+    assert_eq!(e.next().as_deref(), Ok("learned"), "the interrupted learn finishes when idle");
+    // The first game's 10 positions, none of the other's beyond the start.
+    assert_eq!(positions(&file), 10);
+    // `quit` during a deep learn exits at once.
+    e.send("set depth 30").expect("send");
+    e.send(&format!("set game {GAME}").replace("B[E6];)", "B[E6]W[E7]B[D7];)"))
+        .expect("send");
+    e.send("learn").expect("send");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let t0 = std::time::Instant::now();
+    e.send("quit").expect("send");
+    e.close().expect("clean exit");
+    let quit = t0.elapsed();
+    eprintln!("during a learn: pong after {first:?} and {second:?}, exit after {quit:?}");
+    // The targets are 50 ms and 100 ms; a loaded CI machine gets some slack.
+    for (what, t) in [("pong", first), ("pong", second), ("exit", quit)] {
+        assert!(t < std::time::Duration::from_millis(1000), "{what} took {t:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -54,6 +54,21 @@ pub trait Valuer {
     /// The best move of a position that is not over, its value (side to move's view) and the
     /// depth of the search.
     fn search(&mut self, board: &Board) -> Searched;
+
+    /// Whether searches have been stopped: what they returned since is not a value to keep.
+    fn stopped(&self) -> bool {
+        false
+    }
+}
+
+/// What `Book::learn` did.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Learned {
+    /// Positions added to the book.
+    pub added: usize,
+    /// False when the valuer was stopped: the positions valued so far are in (the book is
+    /// negamaxed), the rest not; learning the same game again goes on where it stopped.
+    pub finished: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -217,6 +232,9 @@ impl Book {
         let mut best: Option<Deviation> = None;
         let mut depth = None;
         for (mv, c) in children(b) {
+            if valuer.stopped() {
+                break;
+            }
             if self.contains(&c) {
                 continue;
             }
@@ -232,8 +250,8 @@ impl Book {
     /// Adds a game's positions (`line`, start first) up to `LEARN_PLIES`: new positions get
     /// their deviation searched, the last one a plain search; positions whose deviation has
     /// just entered the book get a new one; then the whole book is negamaxed again.
-    /// Returns how many positions were added.
-    pub fn learn(&mut self, line: &[Board], valuer: &mut dyn Valuer) -> usize {
+    /// A stopped valuer ends the learn early without storing the value it was computing.
+    pub fn learn(&mut self, line: &[Board], valuer: &mut dyn Valuer) -> Learned {
         let line: Vec<Board> = line
             .iter()
             .take(LEARN_PLIES + 1)
@@ -241,12 +259,17 @@ impl Book {
             .copied()
             .collect();
         let mut added = 0;
+        let mut finished = true;
         // From the end, so that a position's move along the game is in the book when its
         // deviation is searched.
         for (i, b) in line.iter().enumerate().rev() {
             match self.probe(b) {
                 None if i + 1 == line.len() => {
                     let r = valuer.search(b);
+                    if valuer.stopped() {
+                        finished = false;
+                        break;
+                    }
                     let dev = Deviation {
                         mv: r.best,
                         value: r.value,
@@ -262,26 +285,34 @@ impl Book {
                     added += 1;
                 }
                 None => {
-                    self.revalue(b, valuer, None);
+                    if !self.revalue(b, valuer, None) {
+                        finished = false;
+                        break;
+                    }
                     added += 1;
                 }
                 Some(e) => {
                     let left = e
                         .deviation
                         .is_some_and(|d| children(b).iter().any(|(m, c)| *m == d.mv && self.contains(c)));
-                    if left {
-                        self.revalue(b, valuer, Some(e.depth));
+                    if left && !self.revalue(b, valuer, Some(e.depth)) {
+                        finished = false;
+                        break;
                     }
                 }
             }
         }
         self.negamax();
-        added
+        Learned { added, finished }
     }
 
-    /// (Re)searches the deviation of `b` and stores it; the value is settled by `negamax`.
-    fn revalue(&mut self, b: &Board, valuer: &mut dyn Valuer, old_depth: Option<SearchDepth>) {
+    /// (Re)searches the deviation of `b` and stores it (the value is settled by `negamax`);
+    /// false, storing nothing, when the valuer was stopped.
+    fn revalue(&mut self, b: &Board, valuer: &mut dyn Valuer, old_depth: Option<SearchDepth>) -> bool {
         let (deviation, depth) = self.deviation(b, valuer);
+        if valuer.stopped() {
+            return false;
+        }
         let depth = depth.or(old_depth).unwrap_or(SearchDepth::Exact);
         self.insert(
             b,
@@ -291,6 +322,7 @@ impl Book {
                 deviation,
             },
         );
+        true
     }
 
     /// Recomputes every value: the best of the deviation and of minus each book child.

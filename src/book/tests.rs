@@ -171,18 +171,24 @@ fn learning_adds_the_game_and_renegamaxes() {
             .collect()
     };
     let mut book = Book::new();
-    assert_eq!(book.learn(&line("f5d6c3"), &mut Discs), 4);
+    assert_eq!(
+        book.learn(&line("f5d6c3"), &mut Discs),
+        Learned {
+            added: 4,
+            finished: true
+        }
+    );
     assert_negamaxed(&book);
     // The last position is a leaf whose deviation is its search's best move (d3, the first).
     let last = book.probe(&after("f5d6c3")).expect("learned");
     assert_eq!(last.deviation.map(|d| d.mv), Some(sq("d3")));
     // Learning further along that move moves the deviation elsewhere.
-    assert_eq!(book.learn(&line("f5d6c3d3c4"), &mut Discs), 2);
+    assert_eq!(book.learn(&line("f5d6c3d3c4"), &mut Discs).added, 2);
     assert_negamaxed(&book);
     let e = book.probe(&after("f5d6c3")).expect("learned");
     assert!(e.deviation.is_some_and(|d| d.mv != sq("d3")));
     // A symmetric image of a learned game adds nothing.
-    assert_eq!(book.learn(&line("d3c5f6"), &mut Discs), 0);
+    assert_eq!(book.learn(&line("d3c5f6"), &mut Discs).added, 0);
     // Only the first LEARN_PLIES plies are learned.
     let mut long = vec![Board::START];
     while let Some((_, next)) = long.last().and_then(|b| children(b).into_iter().next()) {
@@ -192,4 +198,57 @@ fn learning_adds_the_game_and_renegamaxes() {
     let mut book = Book::new();
     book.learn(&long, &mut Discs);
     assert_eq!(book.len(), LEARN_PLIES + 1);
+}
+
+/// `Discs` until `left` searches are done, then stopped: its later answers are garbage.
+struct StopsAfter {
+    left: usize,
+}
+
+impl Valuer for StopsAfter {
+    fn search(&mut self, board: &Board) -> Searched {
+        if self.left == 0 {
+            return Searched {
+                best: Square::Pass,
+                value: 99,
+                depth: SearchDepth::Plies(0),
+            };
+        }
+        self.left -= 1;
+        Discs.search(board)
+    }
+
+    fn stopped(&self) -> bool {
+        self.left == 0
+    }
+}
+
+/// A learn whose searches are stopped stores nothing it was computing, and learning the same
+/// game again finishes it: the book ends as an uninterrupted learn leaves it.
+#[test]
+fn a_stopped_learn_stores_no_wrong_value_and_resumes() {
+    let game: Vec<Board> = play_transcript(Position::start(), "f5d6c3d3c4f4")
+        .expect("legal")
+        .iter()
+        .map(|p| p.board)
+        .collect();
+    let mut whole = Book::new();
+    assert!(whole.learn(&game, &mut Discs).finished);
+    for stop_after in [0, 1, 5, 12] {
+        let mut book = Book::new();
+        let first = book.learn(&game, &mut StopsAfter { left: stop_after });
+        assert!(!first.finished, "stopped after {stop_after}");
+        assert_negamaxed(&book);
+        for b in &game {
+            if let Some(e) = book.probe(b) {
+                assert!(e.value.abs() <= 64 && e.deviation.is_none_or(|d| d.value.abs() <= 64));
+            }
+        }
+        let second = book.learn(&game, &mut Discs);
+        assert!(second.finished);
+        assert_eq!(first.added + second.added, whole.len(), "stopped after {stop_after}");
+        for b in &game {
+            assert_eq!(book.probe(b), whole.probe(b), "stopped after {stop_after}");
+        }
+    }
 }

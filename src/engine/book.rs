@@ -2,11 +2,11 @@
 
 use super::{Think, ThinkInfo, ThinkRequest, think_position};
 use crate::board::{Board, Color, Position, Square};
-use crate::book::{Book, Searched, Valuer};
+use crate::book::{Book, Learned, Searched, Valuer};
 use crate::game::Game;
 use crate::protocol::SearchDepth;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The engine's book and where learned games are saved (None: in memory only, as for the
 /// embedded book, which is never written).
@@ -57,20 +57,22 @@ impl EngineBook {
     }
 
     /// Adds a game from the start position, valuing new positions with `thinker` at `level`,
-    /// and saves the book to its file if it has one. Returns the number of new positions.
-    pub fn learn(&mut self, game: &Game, thinker: &mut dyn Think, level: u32) -> Result<usize, String> {
+    /// and saves the book to its file if it has one. `stop` ends the learn early with what was
+    /// valued so far (`Learned::finished` false; learning the game again goes on from there).
+    pub fn learn(&mut self, game: &Game, thinker: &mut dyn Think, level: u32, stop: &AtomicBool) -> Result<Learned, String> {
         if game.start() != Position::start() {
             return Err("game not learned: it does not start from the initial position".into());
         }
         let line: Vec<Board> = game.positions().iter().map(|p| p.board).collect();
-        let mut valuer = ThinkValuer { thinker, level };
-        let added = self.book.learn(&line, &mut valuer);
+        let mut valuer = ThinkValuer { thinker, level, stop };
+        let learned = self.book.learn(&line, &mut valuer);
         if let Some(file) = &self.file {
+            // `save` writes a new file and renames it: a kill leaves the old book whole.
             self.book
                 .save(file)
                 .map_err(|e| format!("game learned but the book was not saved: {e}"))?;
         }
-        Ok(added)
+        Ok(learned)
     }
 }
 
@@ -78,6 +80,7 @@ impl EngineBook {
 struct ThinkValuer<'a> {
     thinker: &'a mut dyn Think,
     level: u32,
+    stop: &'a AtomicBool,
 }
 
 impl Valuer for ThinkValuer<'_> {
@@ -92,9 +95,8 @@ impl Valuer for ThinkValuer<'_> {
             moves: 1,
             draw_value: 0.0,
         };
-        // Never stopped: a search cut short would store a wrong value for good.
-        let stop = AtomicBool::new(false);
-        match think_position(self.thinker, &req, &stop, &mut |_| {}) {
+        // A search cut short is not stored: `Book::learn` asks `stopped` before storing.
+        match think_position(self.thinker, &req, self.stop, &mut |_| {}) {
             Some(r) => Searched {
                 best: r.best,
                 value: r.score.round().clamp(-64.0, 64.0) as i32,
@@ -106,5 +108,9 @@ impl Valuer for ThinkValuer<'_> {
                 depth: SearchDepth::Exact,
             },
         }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::SeqCst)
     }
 }

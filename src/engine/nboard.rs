@@ -6,6 +6,7 @@ use crate::board::Color;
 use crate::game::{Game, Ply};
 use crate::protocol::io::Output;
 use crate::protocol::nboard::{Command, ParseError, Reply};
+use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -26,6 +27,9 @@ pub struct NboardSession {
     contempt: i32,
     thinker: Box<dyn Think>,
     book: EngineBook,
+    /// Games to learn, oldest first. A `learn` that later commands interrupt goes on when no
+    /// input waits (`Session::background`), so that `ping` and `quit` are never kept waiting.
+    learning: VecDeque<Game>,
 }
 
 impl NboardSession {
@@ -36,6 +40,7 @@ impl NboardSession {
             contempt: 0,
             thinker,
             book: opts.book,
+            learning: VecDeque::new(),
         }
     }
 
@@ -107,6 +112,23 @@ impl NboardSession {
                 time: Some(t0.elapsed().as_secs_f64()),
             };
             out.line(&Reply::Move(ply).to_string());
+        }
+    }
+
+    /// Learns `game`; false when stopped before the end (nothing wrong is stored; learning it
+    /// again goes on where it stopped).
+    fn learn_game(&mut self, game: &Game, stop: &AtomicBool, out: &mut Output) -> bool {
+        match self.book.learn(game, self.thinker.as_mut(), self.depth, stop) {
+            Ok(l) if !l.finished => false,
+            Ok(l) => {
+                log::info!("learned {} new book positions", l.added);
+                out.line(&Reply::Learned.to_string());
+                true
+            }
+            Err(e) => {
+                out.line(&Reply::Status(e).to_string());
+                true
+            }
         }
     }
 
@@ -182,17 +204,27 @@ impl Session for NboardSession {
             }
             Command::Go => self.go(stop, out),
             Command::Ping(n) => out.line(&Reply::Pong(n).to_string()),
-            Command::Learn => match self.book.learn(&self.game, self.thinker.as_mut(), self.depth) {
-                Ok(added) => {
-                    log::info!("learned {added} new book positions");
-                    out.line(&Reply::Learned.to_string());
-                }
-                Err(e) => out.line(&Reply::Status(e).to_string()),
-            },
+            Command::Learn => {
+                self.learning.push_back(self.game.clone());
+                self.background(stop, out);
+            }
             Command::Analyze => self.analyze(stop, out),
             Command::Quit => return Flow::Quit,
             Command::Ignored(word) => log::debug!("ignored command '{word}'"),
         }
         Flow::Continue
+    }
+
+    fn has_background(&self) -> bool {
+        !self.learning.is_empty()
+    }
+
+    fn background(&mut self, stop: &AtomicBool, out: &mut Output) {
+        while let Some(game) = self.learning.front().cloned() {
+            if !self.learn_game(&game, stop, out) {
+                return;
+            }
+            self.learning.pop_front();
+        }
     }
 }
