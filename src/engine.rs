@@ -6,6 +6,7 @@
 //! strictly in order. Searches never print: they report `ThinkInfo`, the session formats it.
 
 pub mod book;
+pub mod clock;
 pub mod gtp;
 pub mod nboard;
 pub mod searcher;
@@ -100,13 +101,14 @@ pub fn think_position(
     Some(r)
 }
 
-/// Time for one move from the time left: the TimeManager's hard limit (the search stops
-/// starting iterations well before it), at least 2 ms (a depth-1 search always completes).
-pub fn move_budget(seconds_left: f64, empties: u32) -> Duration {
+/// Time for one move from the time left (for the next `moves_to_go` moves, or the rest of
+/// the game): the TimeManager's hard limit (the search stops starting iterations well before
+/// it), at least 2 ms (a depth-1 search always completes).
+pub fn move_budget(seconds_left: f64, moves_to_go: Option<u32>, empties: u32) -> Duration {
     let clock = crate::time::Clock {
         remaining: Duration::from_secs_f64(seconds_left.clamp(0.0, 1e9)),
         increment: Duration::ZERO,
-        moves_to_go: None,
+        moves_to_go,
     };
     crate::time::budget(&clock, empties).hard.max(Duration::from_millis(2))
 }
@@ -317,12 +319,12 @@ mod tests {
 
     #[test]
     fn budgets_are_a_share_of_the_time_left() {
-        let opening = move_budget(300.0, 60);
+        let opening = move_budget(300.0, None, 60);
         assert!(
             opening > Duration::from_secs(2) && opening < Duration::from_secs(60),
             "{opening:?}"
         );
-        assert_eq!(move_budget(0.0, 10), Duration::from_millis(2));
-        assert!(move_budget(10.0, 30) < Duration::from_secs(4));
+        assert_eq!(move_budget(0.0, None, 10), Duration::from_millis(2));
+        assert!(move_budget(10.0, None, 30) < Duration::from_secs(4));
     }
 }

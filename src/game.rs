@@ -263,13 +263,18 @@ impl Game {
     /// Seconds left on `colour`'s clock after its played plies (None without a clock, or with
     /// an unlimited one such as `TI[0//0]`).
     pub fn time_left(&self, colour: Color) -> Option<f64> {
+        self.time_left_using(colour, |_, ply| ply.time.unwrap_or(0.0))
+    }
+
+    /// As `time_left`, with each ply's time given by `time_of(position before it, ply)`.
+    pub fn time_left_using(&self, colour: Color, time_of: impl Fn(&Position, &Ply) -> f64) -> Option<f64> {
         let clock = self.clock(colour).filter(|c| !c.is_unlimited())?;
         let times = self
             .plies()
             .iter()
             .zip(&self.positions)
             .filter(|(_, pos)| pos.to_move == colour)
-            .map(|(ply, _)| ply.time.unwrap_or(0.0));
+            .map(|(ply, pos)| time_of(pos, ply));
         Some(clock.remaining(times))
     }
 }

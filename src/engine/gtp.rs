@@ -1,6 +1,7 @@
 //! The GTP session: game state and the handling of each command (PROTOCOLS.md §4).
 
-use super::{EngineOptions, Flow, Session, Think, ThinkRequest, move_budget, think_position};
+use super::clock::{GtpClock, Left, Settings};
+use super::{EngineOptions, Flow, Session, Think, ThinkRequest, think_position};
 use crate::board::notation::render;
 use crate::board::{Color, Square};
 use crate::game::{Game, Ply};
@@ -16,38 +17,11 @@ pub fn interrupts(item: &Item) -> bool {
     matches!(item, Ok(Some(r)) if r.command.interrupts())
 }
 
-/// Clock state from `time_settings` and `time_left`.
-#[derive(Clone, Copy, Default, Debug)]
-struct TimeControl {
-    main: f64,
-    byo_time: f64,
-    byo_stones: u32,
-    /// Latest `time_left` per colour (black, white): seconds and stones.
-    left: [Option<(f64, u32)>; 2],
-}
-
-impl TimeControl {
-    /// Seconds for one move of `colour` with `empties` empty squares; None = no time limit.
-    fn budget(&self, colour: Color, empties: u32) -> Option<std::time::Duration> {
-        let idx = if colour == Color::Black { 0 } else { 1 };
-        match self.left[idx] {
-            // In byo-yomi: the period's time is shared by its stones.
-            Some((secs, stones)) if stones > 0 => Some(move_budget(secs * (empties / 2 + 2) as f64 / stones as f64, empties)),
-            Some((secs, _)) => Some(move_budget(secs, empties)),
-            None if self.main > 0.0 => Some(move_budget(self.main, empties)),
-            None if self.byo_stones > 0 && self.byo_time > 0.0 => Some(move_budget(
-                self.byo_time * (empties / 2 + 2) as f64 / self.byo_stones as f64,
-                empties,
-            )),
-            None => None,
-        }
-    }
-}
-
 pub struct GtpSession {
     game: Game,
     depth: u32,
-    time: TimeControl,
+    /// Our own count of each colour's clock, corrected by every `time_left`.
+    time: GtpClock,
     /// Ply count before each `play`/`genmove`, so `undo` also takes back an implicit pass.
     history: Vec<usize>,
     thinker: Box<dyn Think>,
@@ -61,7 +35,7 @@ impl GtpSession {
         GtpSession {
             game: Game::default(),
             depth: opts.depth,
-            time: TimeControl::default(),
+            time: GtpClock::default(),
             history: Vec::new(),
             thinker,
             book: opts.book,
@@ -124,10 +98,15 @@ impl GtpSession {
             };
             think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}).map_or(Square::Pass, |r| r.best)
         };
+        let used = t0.elapsed().as_secs_f64();
+        if commit {
+            // The controller's clock runs for this move whatever it tells us later.
+            self.time.charge(position.to_move, used);
+        }
         let ply = Ply {
             mv,
             eval: None,
-            time: Some(t0.elapsed().as_secs_f64()),
+            time: Some(used),
         };
         if commit && self.game.play(ply).is_ok() {
             self.history.push(before);
@@ -215,7 +194,7 @@ impl GtpSession {
             Command::ClearBoard => {
                 self.game = Game::default();
                 self.history.clear();
-                self.time.left = [None, None];
+                self.time.restart();
                 String::new()
             }
             Command::Komi(_) => String::new(),
@@ -244,16 +223,15 @@ impl GtpSession {
                 byo_time,
                 byo_stones,
             } => {
-                self.time = TimeControl {
+                self.time = GtpClock::new(Settings {
                     main,
                     byo_time,
                     byo_stones,
-                    left: [None, None],
-                };
+                });
                 String::new()
             }
             Command::TimeLeft { colour, seconds, stones } => {
-                self.time.left[if colour == Color::Black { 0 } else { 1 }] = Some((seconds, stones));
+                self.time.set_left(colour, Left { seconds, stones });
                 String::new()
             }
             Command::SetGame(name) if name.eq_ignore_ascii_case("othello") => String::new(),

@@ -2,10 +2,11 @@
 
 use super::book::EngineBook;
 use super::{EngineOptions, Flow, Session, Think, ThinkInfo, ThinkRequest, move_budget, think_position};
-use crate::board::Color;
+use crate::board::{Board, Color, Square};
 use crate::game::{Game, Ply};
 use crate::protocol::io::Output;
 use crate::protocol::nboard::{Command, ParseError, Reply};
+use std::collections::HashMap;
 use std::collections::VecDeque;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -30,6 +31,9 @@ pub struct NboardSession {
     /// Games to learn, oldest first. A `learn` that later commands interrupt goes on when no
     /// input waits (`Session::background`), so that `ping` and `quit` are never kept waiting.
     learning: VecDeque<Game>,
+    /// Seconds we took for each `go` answer of the current game, by position and move: the
+    /// clock counts them even when the GUI sends our moves back without their time.
+    thought: HashMap<(Board, Square), f64>,
 }
 
 impl NboardSession {
@@ -41,6 +45,7 @@ impl NboardSession {
             thinker,
             book: opts.book,
             learning: VecDeque::new(),
+            thought: HashMap::new(),
         }
     }
 
@@ -54,8 +59,11 @@ impl NboardSession {
         // `go` is bound by the GGF clock as well as the depth; hints by the depth only.
         let time = if timed {
             self.game
-                .time_left(position.to_move)
-                .map(|left| move_budget(left, position.board.empty_count()))
+                .time_left_using(position.to_move, |pos, ply| {
+                    let ours = self.thought.get(&(pos.board, ply.mv)).copied().unwrap_or(0.0);
+                    ply.time.unwrap_or(0.0).max(ours)
+                })
+                .map(|left| move_budget(left, None, position.board.empty_count()))
         } else {
             None
         };
@@ -90,29 +98,29 @@ impl NboardSession {
             return;
         }
         // A forced pass needs no thought; the GUI still asks (PROTOCOLS.md §1.7).
-        if pos.board.moves() == 0 {
-            out.line(&Reply::Move(Ply::bare(crate::board::Square::Pass)).to_string());
-            return;
-        }
-        if let Some(choice) = self.book.choose(&pos) {
-            let ply = Ply {
+        let ply = if pos.board.moves() == 0 {
+            Ply::bare(Square::Pass)
+        } else if let Some(choice) = self.book.choose(&pos) {
+            Ply {
                 mv: choice.mv,
                 eval: Some(choice.value),
                 time: Some(t0.elapsed().as_secs_f64()),
-            };
-            out.line(&Reply::Move(ply).to_string());
-            return;
-        }
-        let req = self.request(1, true);
-        if let Some(r) = self.think(&req, stop, out) {
-            // Not applied: the GUI sends `move` back if it accepts it (pitfall 6.6).
-            let ply = Ply {
+            }
+        } else {
+            let req = self.request(1, true);
+            let Some(r) = self.think(&req, stop, out) else { return };
+            Ply {
                 mv: r.best,
                 eval: Some(r.score),
                 time: Some(t0.elapsed().as_secs_f64()),
-            };
-            out.line(&Reply::Move(ply).to_string());
-        }
+            }
+        };
+        // Only this game's positions matter to its clock.
+        let positions: Vec<Board> = self.game.positions().iter().map(|p| p.board).collect();
+        self.thought.retain(|(b, _), _| positions.contains(b));
+        self.thought.insert((pos.board, ply.mv), t0.elapsed().as_secs_f64());
+        // Not applied: the GUI sends `move` back if it accepts it (pitfall 6.6).
+        out.line(&Reply::Move(ply).to_string());
     }
 
     /// Learns `game`; false when stopped before the end (nothing wrong is stored; learning it

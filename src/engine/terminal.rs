@@ -84,7 +84,7 @@ impl<'a> Terminal<'a> {
                 depth: self.level,
                 time: self
                     .engine_clock
-                    .map(|c| move_budget(c.as_secs_f64(), pos.board.empty_count())),
+                    .map(|c| move_budget(c.as_secs_f64(), None, pos.board.empty_count())),
                 moves: 1,
                 draw_value: 0.0,
             };
