@@ -193,15 +193,13 @@ impl Evaluator {
     /// Weights as the decoder or trainer gives them, each within `weights::MAX_WEIGHT`.
     pub fn from_weights(weights: Vec<i16>) -> Evaluator {
         let folding = fold::Folding::new();
-        let folded = weights
-            .chunks_exact(STAGE_WEIGHTS)
-            .flat_map(|stage| {
-                let mut f = folding.fold(stage);
-                f.extend_from_slice(&stage[PATTERN_WEIGHTS..EDGE_MOBILITY]);
-                f.extend(fold_edge_table(&stage[EDGE_MOBILITY..]));
-                f
-            })
-            .collect();
+        // A plain loop: collecting a flat_map element by element took a third of the start-up.
+        let mut folded = Vec::with_capacity(weights.len());
+        for stage in weights.chunks_exact(STAGE_WEIGHTS) {
+            folded.extend_from_slice(&folding.fold(stage));
+            folded.extend_from_slice(&stage[PATTERN_WEIGHTS..EDGE_MOBILITY]);
+            folded.extend(fold_edge_table(&stage[EDGE_MOBILITY..]));
+        }
         Evaluator {
             weights,
             folded,
