@@ -169,3 +169,57 @@ fn ping_and_quit_are_served_during_a_learn() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A random game from the initial position as GGF (seeded xorshift).
+fn random_game_ggf(seed: u64) -> String {
+    use oxello::board::Position;
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut pos = Position::start();
+    let mut ggf = String::from(
+        "(;GM[Othello]PC[test]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]",
+    );
+    for ply in 0..20 {
+        let legal: Vec<usize> = (0..64).filter(|&s| pos.board.moves() >> s & 1 != 0).collect();
+        if legal.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let sq = legal[(state % legal.len() as u64) as usize];
+        let name = format!("{}{}", (b'A' + (sq % 8) as u8) as char, sq / 8 + 1);
+        ggf.push_str(&format!("{}[{name}]", if ply % 2 == 0 { "B" } else { "W" }));
+        pos = pos.play(sq).expect("legal");
+    }
+    ggf + ";)"
+}
+
+/// Killing the engine (SIGKILL) at any moment of a stream of learns, each of which saves the
+/// whole book, leaves a book file that loads and has at least the positions it started with:
+/// the save writes a new file and renames it over the old one.
+#[test]
+fn a_kill_during_book_saves_leaves_a_whole_book() {
+    let dir = scratch("book-kill");
+    let file = dir.join("book.txt");
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/book/book.txt"), &file).expect("copy the shipped book");
+    let start = positions(&file);
+    let mut seed = 1;
+    for round in 0..12u64 {
+        let mut e = nboard_with_book(&file, "1");
+        for _ in 0..30 {
+            seed += 1;
+            e.send(&format!("set game {}", random_game_ggf(seed))).expect("send");
+            e.send("learn").expect("send");
+        }
+        // Into the stream of saves (one has finished), at a different moment each round.
+        e.skip_to("learned").expect("a learn finishes");
+        std::thread::sleep(std::time::Duration::from_millis(round * 3));
+        drop(e);
+        let (code, stdout, stderr) = common::run(&["--book", &file.to_string_lossy(), "book", "show"]);
+        assert_eq!(code, 0, "round {round}: {stderr}");
+        assert!(stdout.contains("in book"), "round {round}: {stdout}");
+        assert!(positions(&file) >= start, "round {round}: {} < {start}", positions(&file));
+    }
+    assert!(positions(&file) > start, "the learns were saved");
+    let _ = std::fs::remove_dir_all(&dir);
+}

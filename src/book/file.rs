@@ -180,7 +180,14 @@ impl Book {
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = std::path::PathBuf::from(tmp);
-        std::fs::write(&tmp, self.to_text()).map_err(|e| err(format!("cannot write {}: {e}", tmp.display())))?;
+        // Synced before the rename, so that not even a power cut leaves a short book behind.
+        let write = |tmp: &Path| -> std::io::Result<()> {
+            use std::io::Write;
+            let mut f = std::fs::File::create(tmp)?;
+            f.write_all(self.to_text().as_bytes())?;
+            f.sync_all()
+        };
+        write(&tmp).map_err(|e| err(format!("cannot write {}: {e}", tmp.display())))?;
         std::fs::rename(&tmp, path).map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
             err(format!("cannot replace: {e}"))

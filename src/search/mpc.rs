@@ -150,6 +150,14 @@ impl MpcTable {
             }
             fits.push(fit);
         }
+        // A file cut before its first fit would silently turn selectivity off.
+        if fits.is_empty() {
+            return Err(MpcError {
+                file: file.to_string(),
+                line: text.lines().count(),
+                problem: "no fits (a truncated file?)".into(),
+            });
+        }
         Ok(MpcTable::new(fits))
     }
 
@@ -234,6 +242,8 @@ mod tests {
         assert_eq!(back.fits().len(), 1);
         assert_eq!(back.checks(35, 8).count(), 1);
         assert_eq!(back.checks(45, 8).count(), 0);
+        // Cut before its first fit: an error, not a table that turns selectivity off.
+        assert!(MpcTable::parse("# min_empties max_empties depth check a b sigma r2 samples\n", "f").is_err());
         // Above the deepest fitted depth, the pairs of that depth's parity move up.
         let shifted: Vec<(u32, u32)> = back.checks_at(35, 12).map(|f| (f.depth, f.check)).collect();
         assert_eq!(shifted, [(12, 8)]);

@@ -107,6 +107,20 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// Skips lines until one equal to `line`; returns the lines skipped.
+    pub fn skip_to(&mut self, line: &str) -> Result<Vec<String>, String> {
+        let mut skipped = Vec::new();
+        loop {
+            let got = self.next().map_err(|e| format!("waiting for '{line}': {e}"))?;
+            if got == line {
+                return Ok(skipped);
+            }
+            skipped.push(got);
+        }
+    }
+}
+
 impl Drop for Engine {
     fn drop(&mut self) {
         if !self.exited {
