@@ -152,7 +152,7 @@ fn parse_time(text: &str) -> Option<f64> {
         return Some(0.0);
     }
     if !t.contains(':') {
-        return parse_number(t).filter(|v| *v >= 0.0);
+        return parse_number(t).filter(|v| (0.0..=MAX_TIME).contains(v));
     }
     let fields: Vec<&str> = t.split(':').collect();
     if fields.len() > 3 {
@@ -184,8 +184,12 @@ fn parse_time(text: &str) -> Option<f64> {
     } else {
         parse_number(last).filter(|v| *v >= 0.0)?
     };
-    Some(total * 60.0 + secs)
+    // Longer than any game (about three years): garbage, and it would not print back.
+    Some(total * 60.0 + secs).filter(|&t| t <= MAX_TIME)
 }
+
+/// The longest time a clock field may hold, in seconds.
+const MAX_TIME: f64 = 1e8;
 
 /// Parses a clock `time[/increment[/grace]]`: `5:00`, `05:00//02:00`, `0//0`, `300`.
 pub fn parse_clock(text: &str) -> Option<Clock> {
@@ -218,10 +222,13 @@ fn format_time(seconds: f64) -> String {
 /// Formats a clock: `5:00`, `5:00/10`, `5:00//2:00` (grace written only when not 120 s).
 pub fn format_clock(c: &Clock) -> String {
     let mut s = format_time(c.main);
-    let default_grace = c.grace == Clock::DEFAULT_GRACE;
-    if c.increment != 0.0 || !default_grace {
+    // Decided on the whole seconds written, so that a printed clock prints back the same.
+    let whole = |t: f64| t.max(0.0) as u64;
+    let default_grace = whole(c.grace) == whole(Clock::DEFAULT_GRACE);
+    let increment = whole(c.increment) != 0;
+    if increment || !default_grace {
         s.push('/');
-        if c.increment != 0.0 {
+        if increment {
             s.push_str(&format_time(c.increment));
         }
         if !default_grace {
@@ -738,12 +745,24 @@ mod tests {
     }
 
     #[test]
+    fn fuzz_found_clocks_print_back_the_same() {
+        // Found by `benches/fuzz.sh` (target ggf): a fraction of a second of increment printed
+        // as `/0/`, which printed back as `//`.
+        let text = "(;GM[Othello]TI[2/0.0000354/6];)";
+        let printed = GgfGame::parse(text).expect("parses").write();
+        assert_eq!(GgfGame::parse(&printed).expect("printed parses").write(), printed);
+    }
+
+    #[test]
     fn clocks() {
         let c = |main, increment, grace| Some(Clock { main, increment, grace });
         assert_eq!(parse_clock("5:00"), c(300.0, 0.0, 120.0));
         assert_eq!(parse_clock("05:00//02:00"), c(300.0, 0.0, 120.0));
         assert_eq!(parse_clock("0//0"), c(0.0, 0.0, 0.0));
         assert_eq!(parse_clock("300"), c(300.0, 0.0, 120.0));
+        // Found by fuzzing: an absurd grace parsed, then printed as hours that did not parse back.
+        assert_eq!(parse_clock("5:00//2:0033333333333333333333"), None);
+        assert_eq!(parse_clock("1e300"), None);
         assert_eq!(parse_clock("1:00:00/10/30"), c(3600.0, 10.0, 30.0));
         assert_eq!(parse_clock("1.02:00:00"), c(26.0 * 3600.0, 0.0, 120.0));
         assert_eq!(parse_clock("2:30.5"), c(150.5, 0.0, 120.0));

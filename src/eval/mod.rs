@@ -212,7 +212,7 @@ impl Evaluator {
 
     /// The weights shipped in the binary.
     pub fn embedded() -> Result<Evaluator, EvalError> {
-        Evaluator::decode(EMBEDDED, "params/eval.bin (embedded)")
+        Evaluator::from_bytes(EMBEDDED, "params/eval.bin (embedded)")
     }
 
     pub fn load(path: &std::path::Path) -> Result<Evaluator, EvalError> {
@@ -221,10 +221,11 @@ impl Evaluator {
             file: name.clone(),
             problem: weights::WeightsProblem::Io(e.to_string()),
         })?;
-        Evaluator::decode(&bytes, &name)
+        Evaluator::from_bytes(&bytes, &name)
     }
 
-    fn decode(bytes: &[u8], name: &str) -> Result<Evaluator, EvalError> {
+    /// Weights from the bytes of an eval.bin (`name` for errors).
+    pub fn from_bytes(bytes: &[u8], name: &str) -> Result<Evaluator, EvalError> {
         let (set, stages, w) = weights::decode(bytes, name, |set| match set {
             1 => Some(SET1_STAGE_WEIGHTS as u32),
             2 => Some(SET2_STAGE_WEIGHTS as u32),
@@ -574,7 +575,7 @@ mod tests {
                 })
                 .collect();
             let bytes = encode_as_set(set, per_stage, &old);
-            let loaded = Evaluator::decode(&bytes, "old.bin").expect("old set decodes");
+            let loaded = Evaluator::from_bytes(&bytes, "old.bin").expect("old set decodes");
             for (k, s) in loaded.weights.chunks_exact(STAGE_WEIGHTS).enumerate() {
                 let current = &e.weights[k * STAGE_WEIGHTS..][..STAGE_WEIGHTS];
                 assert_eq!(s[..SET4_PATTERN_WEIGHTS], current[..SET4_PATTERN_WEIGHTS]);
@@ -606,7 +607,7 @@ mod tests {
             .flat_map(|s| s[..SET5_STAGE_WEIGHTS].to_vec())
             .collect();
         let bytes = encode_as_set(5, SET5_STAGE_WEIGHTS, &old);
-        let loaded = Evaluator::decode(&bytes, "set5.bin").expect("set 5 decodes");
+        let loaded = Evaluator::from_bytes(&bytes, "set5.bin").expect("set 5 decodes");
         for (s, current) in loaded
             .weights
             .chunks_exact(STAGE_WEIGHTS)
