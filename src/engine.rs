@@ -81,8 +81,32 @@ pub fn think_position(
     if b.is_game_over() {
         return None;
     }
+    let t0 = std::time::Instant::now();
+    let r = think_or_pass(thinker, req, stop, report);
+    // What benches/timed_games.sh counts: a budget is a hard limit, any excess is a defect.
+    if let Some(budget) = req.time
+        && t0.elapsed() > budget
+    {
+        log::warn!(
+            "over budget: {:.4} s for a budget of {:.4} s at {} empties",
+            t0.elapsed().as_secs_f64(),
+            budget.as_secs_f64(),
+            b.empty_count()
+        );
+    }
+    Some(r)
+}
+
+/// `think_position` once the game is known not to be over.
+fn think_or_pass(
+    thinker: &mut dyn Think,
+    req: &ThinkRequest,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(ThinkInfo),
+) -> ThinkResult {
+    let b = req.position.board;
     if b.moves() != 0 {
-        return Some(thinker.think(req, stop, report));
+        return thinker.think(req, stop, report);
     }
     let passed = ThinkRequest {
         position: req.position.pass(),
@@ -98,7 +122,7 @@ pub fn think_position(
     r.pv.insert(0, Square::Pass);
     r.best = Square::Pass;
     r.score = -r.score;
-    Some(r)
+    r
 }
 
 /// Time for one move from the time left (for the next `moves_to_go` moves, or the rest of

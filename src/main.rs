@@ -502,14 +502,14 @@ fn main() -> ExitCode {
         eprintln!("oxello: {e}");
         return ExitCode::from(2);
     }
-    let eval = match load_eval(cli.params.as_deref(), cli.bootstrap_eval) {
+    let owned_eval = match load_eval(cli.params.as_deref(), cli.bootstrap_eval) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("oxello: {e}");
             return ExitCode::from(2);
         }
     };
-    let eval: &(dyn OrderingEval + Sync) = eval.as_ref();
+    let eval: &(dyn OrderingEval + Sync) = owned_eval.as_ref();
     match cli.command.take() {
         Some(Command::Perft {
             depth,
@@ -780,11 +780,11 @@ fn main() -> ExitCode {
         },
         Some(Command::FitMpc(args)) => run_fit_mpc(&args, eval),
         Some(Command::FitEndcut(args)) => run_fit_endcut(&args, eval),
-        Some(Command::Nboard(args)) => run_protocol(Some(ProtocolKind::Nboard), &args, &cli),
-        Some(Command::Gtp(args)) => run_protocol(Some(ProtocolKind::Gtp), &args, &cli),
-        Some(Command::Play(args)) => run_play(&args, &cli),
-        None if std::io::stdin().is_terminal() => run_play(&ProtocolArgs::default(), &cli),
-        None => run_protocol(None, &ProtocolArgs::default(), &cli),
+        Some(Command::Nboard(args)) => run_protocol(Some(ProtocolKind::Nboard), &args, &cli, owned_eval),
+        Some(Command::Gtp(args)) => run_protocol(Some(ProtocolKind::Gtp), &args, &cli, owned_eval),
+        Some(Command::Play(args)) => run_play(&args, &cli, owned_eval),
+        None if std::io::stdin().is_terminal() => run_play(&ProtocolArgs::default(), &cli, owned_eval),
+        None => run_protocol(None, &ProtocolArgs::default(), &cli, owned_eval),
     }
 }
 
@@ -871,8 +871,7 @@ fn run_book_show(book: &Book, board: Option<&str>, moves: Option<&str>) -> ExitC
 }
 
 /// The search behind the protocols and the terminal game.
-fn thinker(args: &ProtocolArgs, cli: &Cli) -> Result<SearchThinker, String> {
-    let eval = load_eval(cli.params.as_deref(), cli.bootstrap_eval)?;
+fn thinker(args: &ProtocolArgs, cli: &Cli, eval: Box<dyn OrderingEval + Send + Sync>) -> Result<SearchThinker, String> {
     // A params directory may also replace the level table and the Multi-ProbCut table.
     let file = |name: &str| cli.params.as_ref().map(|d| d.join(name)).filter(|p| p.exists());
     let levels = match file("levels.txt") {
@@ -888,8 +887,8 @@ fn thinker(args: &ProtocolArgs, cli: &Cli) -> Result<SearchThinker, String> {
 }
 
 /// The interactive terminal game.
-fn run_play(args: &ProtocolArgs, cli: &Cli) -> ExitCode {
-    let (mut thinker, book) = match thinker(args, cli).and_then(|t| Ok((t, load_book(cli.book.as_deref(), cli.no_book)?))) {
+fn run_play(args: &ProtocolArgs, cli: &Cli, eval: Box<dyn OrderingEval + Send + Sync>) -> ExitCode {
+    let (mut thinker, book) = match thinker(args, cli, eval).and_then(|t| Ok((t, load_book(cli.book.as_deref(), cli.no_book)?))) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("oxello: {e}");
@@ -911,14 +910,20 @@ fn run_play(args: &ProtocolArgs, cli: &Cli) -> ExitCode {
 }
 
 /// Serves a protocol on stdin/stdout until quit or EOF.
-fn run_protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, cli: &Cli) -> ExitCode {
-    let (thinker, book) = match thinker(args, cli).and_then(|t| Ok((Box::new(t), load_book(cli.book.as_deref(), cli.no_book)?))) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("oxello: {e}");
-            return ExitCode::from(2);
-        }
-    };
+fn run_protocol(
+    kind: Option<ProtocolKind>,
+    args: &ProtocolArgs,
+    cli: &Cli,
+    eval: Box<dyn OrderingEval + Send + Sync>,
+) -> ExitCode {
+    let (thinker, book) =
+        match thinker(args, cli, eval).and_then(|t| Ok((Box::new(t), load_book(cli.book.as_deref(), cli.no_book)?))) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("oxello: {e}");
+                return ExitCode::from(2);
+            }
+        };
     let input = std::io::BufReader::new(std::io::stdin());
     let out = Output::new(Box::new(std::io::stdout()));
     engine::run(kind, input, out, thinker, EngineOptions { depth: args.level, book });
