@@ -848,7 +848,10 @@ macro_rules! midgame_impl {
                         report(&best);
                     }
                 }
-                if let Some(mode) = solve.filter(|_| !self.aborted && req.limits.depth.is_none_or(|d| d >= empties)) {
+                // The solve depths are the level's promise: a midgame depth limit below them does
+                // not skip the solve (it did, and levels 10-19 played their 'solved' empties with
+                // a ProbCut search that lost won endgames).
+                if let Some(mode) = solve.filter(|_| !self.aborted) {
                     let r = self.solver.solve_with(
                         b,
                         &SolveParams {
@@ -1053,6 +1056,32 @@ mod tests {
         let r = Searcher::new(8).run(&req, &TestEval, &stop, &mut |_| {});
         assert!(t0.elapsed() < Duration::from_millis(600), "{:?}", t0.elapsed());
         assert!(r.best.is_some());
+    }
+
+    #[test]
+    fn solve_empties_are_solved_below_the_depth_limit() {
+        // From a game lost to NTest at level 17 (depth 17, exact 18): at 18 empties the 80 %
+        // ProbCut search to the end valued g1 at +4 and played it; the exact value is g6 = +4,
+        // g1 = -2. A depth limit below the empties must not skip the level's exact solve.
+        let stop = AtomicBool::new(false);
+        let pos = crate::board::notation::parse_position("--O--O-O-XOOOOO--OOOOOX-OOXXXOOXOOOOXOOXXXOXXO-X--XOOO----OXOO-- X")
+            .expect("valid");
+        let req = SearchRequest {
+            exact_empties: 18,
+            wld_empties: 20,
+            pruning: Pruning::from_percent(80),
+            ..request(pos.board, 12, Driver::Pvs)
+        };
+        let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
+        let r = Searcher::new(8).run(&req, &eval, &stop, &mut |_| {});
+        assert_eq!((r.kind, r.score, r.best), (DepthKind::Exact, 4, Some(Square::At(46))));
+        // Within the WLD empties the solve is a WLD one.
+        let req = SearchRequest {
+            exact_empties: 16,
+            ..req
+        };
+        let r = Searcher::new(8).run(&req, &eval, &stop, &mut |_| {});
+        assert_eq!((r.kind, r.score.signum()), (DepthKind::Wld, 1));
     }
 
     #[test]
