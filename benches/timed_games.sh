@@ -8,8 +8,9 @@
 # overran (its 'over budget' warnings), and the peak RSS of any process (GNU time, which sees
 # the engines as the match runner's children). Resumable: a stopped run goes on where it stopped
 # when started again with the same OUTDIR.
-# Usage: benches/timed_games.sh [ROUNDS] [SECONDS] [OUTDIR] [OPENINGS]   (defaults: 5 rounds = 1,000 games
-# with GRhino, 5 s, target/timed-games, all 100 openings)
+# Each round plays every opening twice (colours swapped) in each pairing: 200 games a pairing
+# with the 100 openings. Usage: benches/timed_games.sh [ROUNDS] [SECONDS] [OUTDIR] [OPENINGS]
+# (defaults: 5 rounds = 1,000 games a pairing, 5 s, target/timed-games, all 100 openings)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 rounds="${1:-5}"

@@ -833,7 +833,10 @@ macro_rules! midgame_impl {
                     )
                 });
                 // Selective endgame: a ProbCut search to the end first gives a probable result fast.
-                if solve.is_some() && self.selectivity < FULL_WIDTH && !self.aborted && empties > SELECTIVE_SOLVE_EMPTIES {
+                // Without a clock it is only the solve's guess, and from `selective_root_min`
+                // empties the solver's own ProbCut passes give that guess themselves.
+                let solver_passes = self.deadline.is_none() && empties >= self.solver.config.selective_root_min;
+                if solve.is_some() && self.selectivity < FULL_WIDTH && !self.aborted && empties > SELECTIVE_SOLVE_EMPTIES && !solver_passes {
                     let mut pv = Vec::new();
                     let score = self.root_pvs(b, empties, best.score, &mut pv);
                     if !self.aborted && !pv.is_empty() {
