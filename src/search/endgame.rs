@@ -167,6 +167,10 @@ type MoveList = Stack<(i32, u8, u64), 64>;
 const POT_WEIGHT: i32 = 256;
 /// Without an evaluation, a 3-ply mobility search orders moves from this many empties.
 const MOBILITY_ORDER_MIN: u32 = 18;
+/// The deepest ordering search (reached at 32 empties). The ordering search does not poll the
+/// stop flag: uncapped, a solve from 50+ empties (NBoard `set depth 60`, then `learn`) spent
+/// seconds ordering one node and left `ping` unanswered.
+const ORDER_DEPTH_MAX: u32 = 6;
 
 /// Instantiates the solver's recursive functions, each carrying the given attributes
 /// (`#[target_feature]` for the fast copy). See `search::kernel`.
@@ -305,7 +309,7 @@ macro_rules! endgame_impl {
             // Far from the end a shallow search orders better than the reply count.
             match ctx.eval {
                 Some(e) if n >= ctx.cfg.eval_order_min => {
-                    let d = (n - ctx.cfg.eval_order_min) / ctx.cfg.eval_depth_step;
+                    let d = ((n - ctx.cfg.eval_order_min) / ctx.cfg.eval_depth_step).min(ORDER_DEPTH_MAX);
                     let v = if d == 0 && replies != 0 {
                         e.evaluate_with_moves(&Board::new(np, no), replies)
                     } else {
@@ -986,5 +990,28 @@ mod tests {
         let pos = parse_position("--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O").expect("ffo 43");
         let r = solver.solve(&pos.board, SolveMode::Exact, None, &stop);
         assert!(r.aborted);
+    }
+
+    /// A guided solve far from the end (the start position) answers a stop promptly: the
+    /// ordering searches between polls once took seconds a node there.
+    #[test]
+    fn stop_ends_a_guided_solve_from_the_start_position() {
+        let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let flag = stop.clone();
+        std::thread::spawn(move || {
+            let mut solver = Solver::new(1);
+            let r = solver.solve(&crate::board::Position::start().board, SolveMode::Exact, Some(&eval), &flag);
+            let _ = tx.send(r.aborted);
+        });
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let raised = std::time::Instant::now();
+        stop.store(true, Ordering::SeqCst);
+        let aborted = rx
+            .recv_timeout(std::time::Duration::from_secs(2))
+            .expect("the solve ignored the stop for 2 s");
+        assert!(aborted);
+        eprintln!("stopped after {:?}", raised.elapsed());
     }
 }
