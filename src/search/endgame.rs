@@ -167,10 +167,13 @@ type MoveList = Stack<(i32, u8, u64), 64>;
 const POT_WEIGHT: i32 = 256;
 /// Without an evaluation, a 3-ply mobility search orders moves from this many empties.
 const MOBILITY_ORDER_MIN: u32 = 18;
-/// The deepest ordering search (reached at 32 empties). The ordering search does not poll the
-/// stop flag: uncapped, a solve from 50+ empties (NBoard `set depth 60`, then `learn`) spent
-/// seconds ordering one node and left `ping` unanswered.
+/// The ordering search is not counted and does not poll the stop flag, so its depth is bounded:
+/// 6 plies at most (reached at 32 empties), and 4 beyond 32 empties, where a solve is analysis
+/// that runs until stopped (NBoard `set depth 60`, then `learn`). Uncapped, a node at 55 empties
+/// took seconds to order and left `ping` unanswered; with 6 plies there, 20-45 ms.
 const ORDER_DEPTH_MAX: u32 = 6;
+const ORDER_DEPTH_FAR: u32 = 4;
+const ORDER_FAR_FROM: u32 = 33;
 
 /// Instantiates the solver's recursive functions, each carrying the given attributes
 /// (`#[target_feature]` for the fast copy). See `search::kernel`.
@@ -309,7 +312,11 @@ macro_rules! endgame_impl {
             // Far from the end a shallow search orders better than the reply count.
             match ctx.eval {
                 Some(e) if n >= ctx.cfg.eval_order_min => {
-                    let d = ((n - ctx.cfg.eval_order_min) / ctx.cfg.eval_depth_step).min(ORDER_DEPTH_MAX);
+                    let d = if n >= ORDER_FAR_FROM {
+                        ORDER_DEPTH_FAR
+                    } else {
+                        ((n - ctx.cfg.eval_order_min) / ctx.cfg.eval_depth_step).min(ORDER_DEPTH_MAX)
+                    };
                     let v = if d == 0 && replies != 0 {
                         e.evaluate_with_moves(&Board::new(np, no), replies)
                     } else {
