@@ -1033,8 +1033,8 @@ fn run_eval_match(
     };
     let lines = match matchplay::parse_openings(&text) {
         Ok(l) => l,
-        Err(e) => {
-            eprintln!("oxello: {}: {e}", openings.display());
+        Err((line, e)) => {
+            eprintln!("oxello: {}:{line}: {e}", openings.display());
             return ExitCode::from(2);
         }
     };
@@ -1343,9 +1343,12 @@ fn run_fit_mpc(args: &FitMpcArgs, eval: &(dyn OrderingEval + Sync)) -> ExitCode 
     for file in data {
         match std::fs::read_to_string(file) {
             Ok(text) => {
-                let (p, bad) = fitmpc::read_positions(&text);
-                if bad > 0 {
-                    eprintln!("fit-mpc: {}: {bad} unreadable records skipped", file.display());
+                let (p, errors) = fitmpc::read_positions(&text);
+                for (line, e) in errors.iter().take(10) {
+                    eprintln!("fit-mpc: {}:{line}: {e}", file.display());
+                }
+                if errors.len() > 10 {
+                    eprintln!("fit-mpc: {}: {} more bad records", file.display(), errors.len() - 10);
                 }
                 positions.extend(p);
             }
