@@ -16,7 +16,7 @@ struct Cli {
     command: Option<Command>,
 }
 
-/// The groups of commands, one module each.
+/// The groups of commands, one module each; `oxello --help` lists the commands by group.
 #[derive(Subcommand)]
 enum Command {
     #[command(flatten)]
@@ -32,7 +32,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli: Cli = cli::parse();
     cli::init_logging(cli.globals.verbose);
     // Every command loads the evaluation first, so a bad --params fails all of them alike.
     let globals = &cli.globals;
