@@ -27,7 +27,12 @@ pub struct LevelsError {
 
 impl fmt::Display for LevelsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.file, self.line, self.problem)
+        // Line 0: the file as a whole (it cannot be read, or is empty).
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.problem)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.problem)
+        }
     }
 }
 
@@ -116,6 +121,9 @@ mod tests {
     fn bad_tables_name_the_line() {
         let e = Levels::parse("0 0 0 0 100\n1 1 x 2 100\n", "t").expect_err("bad number");
         assert_eq!((e.file.as_str(), e.line), ("t", 2));
+        assert!(e.to_string().starts_with("t:2: not a number"), "{e}");
+        let e = Levels::parse("", "t").expect_err("empty");
+        assert_eq!(e.to_string(), "t: expected levels 0..=60, found 0");
         let e = Levels::parse("0 0 0 0 100\n2 1 2 2 100\n", "t").expect_err("order");
         assert!(e.problem.contains("out of order"));
         let e = Levels::parse("0 0 0 0\n", "t").expect_err("short");

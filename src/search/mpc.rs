@@ -33,7 +33,12 @@ pub struct MpcError {
 
 impl fmt::Display for MpcError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.file, self.line, self.problem)
+        // Line 0: the file as a whole (it cannot be read, or is empty).
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.problem)
+        } else {
+            write!(f, "{}:{}: {}", self.file, self.line, self.problem)
+        }
     }
 }
 
@@ -251,6 +256,9 @@ mod tests {
         assert_eq!(back.checks_at(35, 6).count(), 0);
         let e = MpcTable::parse("1 2 3\n", "f").expect_err("short");
         assert_eq!((e.line, e.file.as_str()), (1, "f"));
+        assert_eq!(e.to_string(), "f:1: expected 9 fields, found 3");
+        let e = MpcTable::parse("", "f").expect_err("empty");
+        assert_eq!(e.to_string(), "f: no fits (a truncated file?)");
         assert!(MpcTable::parse("30 39 8 4 1 0 NaN 0.9 10\n", "f").is_err());
         assert!(MpcTable::parse("30 39 8 9 1 0 1 0.9 10\n", "f").is_err());
     }

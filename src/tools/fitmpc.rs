@@ -52,15 +52,19 @@ struct Sample {
 }
 
 /// Reads positions (first two fields of each record) from a dataset; bad lines are skipped
-/// and counted.
-pub fn read_positions(text: &str) -> (Vec<Board>, usize) {
-    let mut bad = 0;
+/// and returned with their line numbers (from 1).
+pub fn read_positions(text: &str) -> (Vec<Board>, Vec<(usize, String)>) {
+    let mut bad = Vec::new();
     let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+    {
         match parse_position(line) {
             Ok(p) if p.board.moves() != 0 => out.push(p.board),
             Ok(_) => {}
-            Err(_) => bad += 1,
+            Err(e) => bad.push((i + 1, e.to_string())),
         }
     }
     (out, bad)
@@ -317,6 +321,16 @@ pub fn run(positions: &[Board], opts: &FitOptions, eval: &(dyn OrderingEval + Sy
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bad_dataset_lines_are_skipped_and_named() {
+        let good = "---------------------------OX------XO--------------------------- X 0 game";
+        let (positions, bad) = read_positions(&format!("# header\n{good}\nxyz X 0 game\n\n{good}\n"));
+        assert_eq!(positions.len(), 2);
+        assert_eq!(bad.len(), 1);
+        assert_eq!(bad[0].0, 3);
+        assert!(bad[0].1.contains("3 squares"), "{bad:?}");
+    }
 
     #[test]
     fn least_squares_recovers_a_line() {

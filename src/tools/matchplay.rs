@@ -1,7 +1,7 @@
 //! Engine-vs-engine matches inside one process: two player configurations play every opening
 //! twice with colours swapped. Used for evaluation strength tests and the ProbCut tournament.
 
-use crate::board::notation::{play_transcript, square_name};
+use crate::board::notation::{NotationError, play_transcript, square_name};
 use crate::board::{Board, Position, Square};
 use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
@@ -126,16 +126,18 @@ pub fn run_match(a: &Player, b: &Player, openings: &[Position], threads: usize, 
     results.into_inner()
 }
 
-/// Reads an openings file: one transcript per line (`f5d6c3...`), `#` comments.
-pub fn parse_openings(text: &str) -> Result<Vec<Position>, String> {
+/// Reads an openings file: one transcript per line (`f5d6c3...`), `#` comments. An error
+/// comes with its line number (from 1).
+pub fn parse_openings(text: &str) -> Result<Vec<Position>, (usize, NotationError)> {
     text.lines()
         .enumerate()
         .map(|(i, l)| (i, l.split('#').next().unwrap_or("").trim()))
         .filter(|(_, l)| !l.is_empty())
         .map(|(i, l)| {
-            play_transcript(Position::start(), l)
-                .map_err(|e| format!("line {}: {e}", i + 1))
-                .and_then(|line| line.last().copied().ok_or_else(|| format!("line {}: empty", i + 1)))
+            let start = Position::start();
+            play_transcript(start, l)
+                .map(|line| *line.last().unwrap_or(&start))
+                .map_err(|e| (i + 1, e))
         })
         .collect()
 }
@@ -225,7 +227,10 @@ mod tests {
         assert_eq!(o.len(), 6);
         let parsed = parse_openings(&o.join("\n")).expect("valid");
         assert_eq!(parsed.len(), 6);
-        assert!(parse_openings("f5f5\n").is_err());
+        assert!(matches!(
+            parse_openings("f5d6 # a comment\n\nf5f5\n"),
+            Err((3, NotationError::IllegalMove { ply: 2, .. }))
+        ));
     }
 
     #[test]

@@ -1,0 +1,192 @@
+//! Analysis and benchmarks: solve, perft, analyze, bench.
+
+use super::{Outcome, load};
+use clap::Subcommand;
+use oxello::board::notation::render;
+use oxello::perft::{self, PassPolicy};
+use oxello::search::endgame::{OrderingEval, SolveMode};
+use oxello::search::kernel::Kernel;
+use oxello::search::levels::Levels;
+use oxello::search::request::{Driver, Pruning};
+use oxello::tools::analyze::{self, AnalyzeDepth};
+use oxello::tools::bench;
+use oxello::tools::solve::{self, SolveOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Solve every position of an OBF file exactly (or WLD) and check the listed scores.
+    Solve(SolveArgs),
+    /// Count the leaves of the game tree (move generator check).
+    Perft(PerftArgs),
+    /// Score every legal move of a position, best first.
+    Analyze(AnalyzeArgs),
+    /// Fixed-depth search of fixed positions: prints nodes and nodes/s (the search signature).
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args)]
+pub struct SolveArgs {
+    file: PathBuf,
+    /// Win/loss/draw only.
+    #[arg(long)]
+    wld: bool,
+    /// One JSON object per line, then a totals object.
+    #[arg(long)]
+    json: bool,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Order moves by mobility only, not by the evaluation.
+    #[arg(long)]
+    no_eval_order: bool,
+    /// Threads per solve (ABDADA over the shared table).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+#[derive(clap::Args)]
+pub struct PerftArgs {
+    depth: u32,
+    /// Whether a forced pass uses a ply of depth.
+    #[arg(long, value_enum, default_value = "move")]
+    pass_policy: PassPolicy,
+    /// Start from this position ("<64 squares> <X|O>") instead of the initial one.
+    #[arg(long, allow_hyphen_values = true)]
+    board: Option<String>,
+}
+
+#[derive(clap::Args)]
+pub struct AnalyzeArgs {
+    /// The position: "<64 squares> <X|O>" (default: the start position).
+    #[arg(long, allow_hyphen_values = true)]
+    board: Option<String>,
+    /// Moves played from that position first, e.g. f5d6c3.
+    #[arg(long)]
+    moves: Option<String>,
+    /// Search depth in plies (0 = static evaluation of each resulting position).
+    #[arg(long, conflicts_with = "level")]
+    depth: Option<u32>,
+    /// Level 0-60 (midgame depth, solve empties and selectivity from params/levels.txt).
+    #[arg(long)]
+    level: Option<u32>,
+    /// Multi-ProbCut confidence in percent (73, 87, 95, 98, 99; 100 = exact alpha-beta).
+    /// Default: the level's, or 100 with --depth.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    selectivity: Option<u32>,
+    #[arg(long)]
+    json: bool,
+    #[arg(long, value_enum, default_value = "pvs")]
+    driver: Driver,
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Search threads (lazy SMP).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    #[arg(long, default_value_t = 10)]
+    depth: u32,
+    /// Multi-ProbCut confidence in percent (100 = exact alpha-beta).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100))]
+    selectivity: u32,
+    #[arg(long, value_enum, default_value = "pvs")]
+    driver: Driver,
+    #[arg(long)]
+    json: bool,
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Search threads (1 keeps the node count a fixed signature).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+pub fn run(command: Command, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    match command {
+        Command::Solve(args) => solve(&args, eval),
+        Command::Perft(args) => perft(&args),
+        Command::Analyze(args) => analyze(&args, eval),
+        Command::Bench(args) => {
+            let r = bench::run(
+                args.depth,
+                args.driver,
+                Pruning::from_percent(args.selectivity),
+                eval,
+                args.hash,
+                args.threads,
+            );
+            print!("{}", bench::format(&r, args.depth, args.driver, args.json));
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Exit code 1 when a score is wrong, 3 when a line is malformed (see the module `cli`).
+fn solve(args: &SolveArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    let text = load::read_text(&args.file)?;
+    let opts = SolveOptions {
+        mode: if args.wld { SolveMode::Wld } else { SolveMode::Exact },
+        eval: (!args.no_eval_order).then_some(eval as &dyn OrderingEval),
+        json: args.json,
+        hash_mb: args.hash,
+        threads: args.threads,
+    };
+    let mut out = std::io::stdout().lock();
+    let sum = solve::run(&text, &opts, &mut out).map_err(|e| format!("solve: cannot write to stdout: {e}"))?;
+    Ok(if sum.wrong > 0 {
+        ExitCode::from(1)
+    } else if sum.errors > 0 {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn perft(args: &PerftArgs) -> Outcome {
+    let pos = load::board_option(args.board.as_deref())?;
+    let kernel = Kernel::detect();
+    log::info!(target: super::LOG, "kernel: {}", kernel.name());
+    for d in 1..=args.depth {
+        let t0 = Instant::now();
+        let n = perft::perft(pos.board, d, args.pass_policy, kernel);
+        let s = t0.elapsed().as_secs_f64();
+        println!(
+            "perft {d:>2}: {n:>16} leaves {s:>9.3} s {:>8.1} M leaves/s",
+            n as f64 / s.max(1e-9) / 1e6
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    let pos = load::position_option(args.board.as_deref(), args.moves.as_deref())?;
+    let depth = match args.depth {
+        Some(d) => AnalyzeDepth {
+            depth: d,
+            exact_empties: 0,
+            wld_empties: 0,
+            pruning: Pruning::from_percent(args.selectivity.unwrap_or(100)),
+            threads: args.threads,
+        },
+        None => {
+            let l = Levels::embedded().map_err(|e| e.to_string())?.get(args.level.unwrap_or(10));
+            AnalyzeDepth {
+                depth: l.depth,
+                exact_empties: l.exact_empties,
+                wld_empties: l.wld_empties,
+                pruning: Pruning::from_percent(args.selectivity.unwrap_or(l.selectivity)),
+                threads: args.threads,
+            }
+        }
+    };
+    if !args.json {
+        print!("{}", render(&pos));
+    }
+    let result = analyze::analyze(&pos.board, depth, args.driver, eval, args.hash);
+    print!("{}", analyze::format(&result, args.json));
+    Ok(ExitCode::SUCCESS)
+}

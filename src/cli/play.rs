@@ -1,0 +1,107 @@
+//! Play and protocols: the terminal game, NBoard and GTP, and what `oxello` does without a
+//! command (the terminal game on a terminal, else the protocol the first line speaks).
+
+use super::{Eval, Globals, Outcome, load};
+use clap::Subcommand;
+use oxello::engine::searcher::SearchThinker;
+use oxello::engine::terminal::Terminal;
+use oxello::engine::{self, EngineOptions};
+use oxello::protocol::io::{Output, ProtocolKind};
+use oxello::search::levels::Levels;
+use oxello::search::mpc::MpcTable;
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Play against the engine in the terminal (also the default when stdin is a terminal).
+    Play(ProtocolArgs),
+    /// Speak NBoard on stdin/stdout (with no subcommand, the first line picks the protocol).
+    Nboard(ProtocolArgs),
+    /// Speak GTP on stdin/stdout.
+    Gtp(ProtocolArgs),
+}
+
+/// Options of the protocol front-ends and the terminal game.
+#[derive(clap::Args)]
+pub struct ProtocolArgs {
+    /// Level (0-60) until the GUI sets one (NBoard `set depth`, GTP `set_level`).
+    #[arg(long, default_value_t = 12)]
+    level: u32,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Search threads (ABDADA over the shared tables). Default: every core.
+    #[arg(long, default_value_t = all_cores())]
+    threads: usize,
+}
+
+/// The number of cores this machine offers (1 if unknown).
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+impl Default for ProtocolArgs {
+    fn default() -> Self {
+        ProtocolArgs {
+            level: 12,
+            hash: 64,
+            threads: all_cores(),
+        }
+    }
+}
+
+pub fn run(command: Command, globals: &Globals, eval: Eval) -> Outcome {
+    match command {
+        Command::Play(args) => terminal_game(&args, globals, eval),
+        Command::Nboard(args) => protocol(Some(ProtocolKind::Nboard), &args, globals, eval),
+        Command::Gtp(args) => protocol(Some(ProtocolKind::Gtp), &args, globals, eval),
+    }
+}
+
+/// `oxello` without a command.
+pub fn default(globals: &Globals, eval: Eval) -> Outcome {
+    if std::io::stdin().is_terminal() {
+        terminal_game(&ProtocolArgs::default(), globals, eval)
+    } else {
+        protocol(None, &ProtocolArgs::default(), globals, eval)
+    }
+}
+
+/// The search behind the protocols and the terminal game.
+fn thinker(args: &ProtocolArgs, globals: &Globals, eval: Eval) -> Result<SearchThinker, String> {
+    // A params directory may also replace the level table and the Multi-ProbCut table.
+    let file = |name: &str| globals.params.as_ref().map(|d| d.join(name)).filter(|p| p.exists());
+    let levels = match file("levels.txt") {
+        Some(p) => Levels::load(&p),
+        None => Levels::embedded(),
+    }
+    .map_err(|e| e.to_string())?;
+    let mut thinker = SearchThinker::new(args.hash, eval, levels, args.threads.max(1));
+    if let Some(p) = file("mpc.txt") {
+        thinker.set_mpc(MpcTable::load(&p).map_err(|e| e.to_string())?);
+    }
+    Ok(thinker)
+}
+
+fn terminal_game(args: &ProtocolArgs, globals: &Globals, eval: Eval) -> Outcome {
+    let mut thinker = thinker(args, globals, eval)?;
+    let book = load::book(globals)?;
+    let mut input = std::io::stdin().lock();
+    let mut out = std::io::stdout().lock();
+    Terminal::new(&mut thinker, args.level)
+        .with_book(book)
+        .run(&mut input, &mut out)
+        .map_err(|e| format!("play: cannot read stdin or write stdout: {e}"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Serves a protocol (None: the one the first line speaks) on stdin/stdout until quit or EOF.
+fn protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, globals: &Globals, eval: Eval) -> Outcome {
+    let thinker = Box::new(thinker(args, globals, eval)?);
+    let book = load::book(globals)?;
+    let input = std::io::BufReader::new(std::io::stdin());
+    let out = Output::new(Box::new(std::io::stdout()));
+    engine::run(kind, input, out, thinker, EngineOptions { depth: args.level, book });
+    Ok(ExitCode::SUCCESS)
+}
