@@ -31,7 +31,7 @@ pub struct ProtocolArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
-    /// Search threads (ABDADA over the shared tables). Default: every core.
+    /// Search threads (the midgame shares PV nodes between them, the solver its table). Default: every core.
     #[arg(long, default_value_t = all_cores())]
     threads: usize,
 }
