@@ -516,7 +516,9 @@ impl GgfGame {
             put("RW", &r.to_string());
         }
         match (self.game.clock(Color::Black), self.game.clock(Color::White)) {
-            (Some(b), Some(w)) if b == w => put("TI", &format_clock(&b)),
+            // Compared as written: clocks that differ below a second print the same and must
+            // print back the same (found by fuzzing: TB[0]TW[0] came back as TI[0]).
+            (Some(b), Some(w)) if format_clock(&b) == format_clock(&w) => put("TI", &format_clock(&b)),
             (b, w) => {
                 if let Some(b) = b {
                     put("TB", &format_clock(&b));
@@ -748,9 +750,11 @@ mod tests {
     fn fuzz_found_clocks_print_back_the_same() {
         // Found by `benches/fuzz.sh` (target ggf): a fraction of a second of increment printed
         // as `/0/`, which printed back as `//`.
-        let text = "(;GM[Othello]TI[2/0.0000354/6];)";
-        let printed = GgfGame::parse(text).expect("parses").write();
-        assert_eq!(GgfGame::parse(&printed).expect("printed parses").write(), printed);
+        // And clocks that differ below a second: printed as TB[0]TW[0], they printed back as TI[0].
+        for text in ["(;GM[Othello]TI[2/0.0000354/6];)", "(;GM[Othello]TB[0.4]TW[0];)"] {
+            let printed = GgfGame::parse(text).expect("parses").write();
+            assert_eq!(GgfGame::parse(&printed).expect("printed parses").write(), printed);
+        }
     }
 
     #[test]
