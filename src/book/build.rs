@@ -7,7 +7,7 @@ use crate::board::{Board, Square};
 use crate::protocol::SearchDepth;
 use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
-use crate::search::request::{DepthKind, Pruning, SearchRequest};
+use crate::search::request::{Pruning, SearchRequest};
 use std::sync::atomic::AtomicBool;
 
 #[derive(Clone, Copy, Debug)]
@@ -35,12 +35,7 @@ impl Valuer for SearchValuer<'_> {
             ..SearchRequest::fixed_depth(*board, self.depth)
         };
         let r = self.searcher.run(&req, self.eval, &AtomicBool::new(false), &mut |_| {});
-        let depth = match r.kind {
-            DepthKind::Midgame { depth, percent: 100 } => SearchDepth::Plies(depth),
-            DepthKind::Midgame { depth, percent } => SearchDepth::Selective { depth, percent },
-            DepthKind::Wld => SearchDepth::Wld,
-            DepthKind::Exact => SearchDepth::Exact,
-        };
+        let depth = SearchDepth::from(r.kind);
         Searched {
             best: r.best.unwrap_or(Square::Pass),
             value: r.score.clamp(-64, 64),

@@ -45,6 +45,10 @@ pub struct SolveArgs {
     /// Threads per solve (ABDADA over the shared table).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Confidence of the last pass in percent: 100 proves the result; less is a probable
+    /// solve (ProbCut against the evaluation): faster, and a wrong result does not fail.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100))]
+    selectivity: u32,
 }
 
 #[derive(clap::Args)]
@@ -134,6 +138,7 @@ fn solve(args: &SolveArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         json: args.json,
         hash_mb: args.hash,
         threads: args.threads,
+        selectivity: args.selectivity,
     };
     let mut out = std::io::stdout().lock();
     let sum = solve::run(&text, &opts, &mut out).map_err(|e| format!("solve: cannot write to stdout: {e}"))?;
@@ -169,6 +174,7 @@ fn analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
             depth: d,
             exact_empties: 0,
             wld_empties: 0,
+            probable_empties: [0; 3],
             pruning: Pruning::from_percent(args.selectivity.unwrap_or(100)),
             threads: args.threads,
         },
@@ -178,6 +184,7 @@ fn analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
                 depth: l.depth,
                 exact_empties: l.exact_empties,
                 wld_empties: l.wld_empties,
+                probable_empties: l.probable_empties,
                 pruning: Pruning::from_percent(args.selectivity.unwrap_or(l.selectivity)),
                 threads: args.threads,
             }

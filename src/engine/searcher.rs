@@ -19,21 +19,11 @@ pub struct SearchThinker {
     threads: usize,
 }
 
-/// Depth as the protocols show it.
-fn depth_of(kind: DepthKind) -> SearchDepth {
-    match kind {
-        DepthKind::Midgame { depth, percent: 100 } => SearchDepth::Plies(depth),
-        DepthKind::Midgame { depth, percent } => SearchDepth::Selective { depth, percent },
-        DepthKind::Wld => SearchDepth::Wld,
-        DepthKind::Exact => SearchDepth::Exact,
-    }
-}
-
 fn info(i: &SearchInfo, prefix: Option<Square>, sign: f64, start: Instant, nodes_before: u64) -> ThinkInfo {
     ThinkInfo {
         pv: prefix.into_iter().chain(i.pv.iter().copied()).collect(),
         score: sign * f64::from(i.score),
-        depth: depth_of(i.kind),
+        depth: SearchDepth::from(i.kind),
         nodes: nodes_before + i.nodes,
         seconds: start.elapsed().as_secs_f64(),
     }
@@ -64,6 +54,7 @@ impl SearchThinker {
             },
             exact_empties: level.exact_empties,
             wld_empties: level.wld_empties,
+            probable_empties: level.probable_empties,
             driver: Driver::Pvs,
             pruning: Pruning::from_percent(level.selectivity),
             threads: self.threads,
@@ -171,7 +162,7 @@ impl Think for SearchThinker {
         ThinkResult {
             best,
             score: f64::from(r.score),
-            depth: depth_of(r.kind),
+            depth: SearchDepth::from(r.kind),
             pv: if r.pv.first() == Some(&best) { r.pv } else { vec![best] },
             nodes: r.nodes,
             seconds: start.elapsed().as_secs_f64(),

@@ -7,6 +7,7 @@ pub mod gtp;
 pub mod io;
 pub mod nboard;
 
+use crate::search::request::DepthKind;
 use nom::IResult;
 use nom::Parser;
 use nom::bytes::complete::take_while1;
@@ -26,6 +27,20 @@ pub enum SearchDepth {
     Exact,
     /// Win/loss/draw solve (`100%W`).
     Wld,
+    /// Probable win/loss/draw solve at a confidence (`95%W`).
+    ProbableWld { percent: u32 },
+}
+
+impl From<DepthKind> for SearchDepth {
+    fn from(kind: DepthKind) -> SearchDepth {
+        match kind {
+            DepthKind::Midgame { depth, percent: 100 } => SearchDepth::Plies(depth),
+            DepthKind::Midgame { depth, percent } => SearchDepth::Selective { depth, percent },
+            DepthKind::Wld => SearchDepth::Wld,
+            DepthKind::ProbableWld { percent } => SearchDepth::ProbableWld { percent },
+            DepthKind::Exact => SearchDepth::Exact,
+        }
+    }
 }
 
 impl fmt::Display for SearchDepth {
@@ -35,6 +50,7 @@ impl fmt::Display for SearchDepth {
             SearchDepth::Selective { depth, percent } => write!(f, "{depth}@{percent}%"),
             SearchDepth::Exact => f.write_str("100%"),
             SearchDepth::Wld => f.write_str("100%W"),
+            SearchDepth::ProbableWld { percent } => write!(f, "{percent}%W"),
         }
     }
 }
@@ -82,6 +98,7 @@ mod tests {
         assert_eq!(SearchDepth::Plies(12).to_string(), "12");
         assert_eq!(SearchDepth::Selective { depth: 22, percent: 95 }.to_string(), "22@95%");
         assert_eq!(SearchDepth::Exact.to_string(), "100%");
+        assert_eq!(SearchDepth::ProbableWld { percent: 95 }.to_string(), "95%W");
         assert_eq!(SearchDepth::Wld.to_string(), "100%W");
     }
 

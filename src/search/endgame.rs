@@ -736,6 +736,7 @@ impl Solver {
                 guess: 0,
                 eval,
                 deadline: None,
+                selectivity: EXACT,
             },
             stop,
         )
@@ -751,6 +752,7 @@ impl Solver {
                 guess: eval.evaluate(b),
                 eval: Some(eval),
                 deadline: None,
+                selectivity: EXACT,
             },
             stop,
         )
@@ -835,14 +837,20 @@ impl Solver {
         };
         let mut pv = Vec::new();
         let mut guess = params.guess;
-        if params.eval.is_some() && b.empty_count() >= self.config.selective_root_min {
-            for &percent in self.config.selective_passes {
+        // A probable solve (selectivity below 100 %) needs the evaluation for its cuts.
+        let last = if params.eval.is_some() {
+            params.selectivity.min(EXACT)
+        } else {
+            EXACT
+        };
+        if params.eval.is_some() && (b.empty_count() >= self.config.selective_root_min || last < EXACT) {
+            for &percent in self.config.selective_passes.iter().filter(|&&p| p < last) {
                 let Some(t) = mpc::threshold(percent) else { continue };
                 (ctx.selectivity, ctx.cut_t) = (percent, t);
                 guess = self.root_pass(&mut ctx, b, alpha, beta, guess, &mut pv);
             }
-            (ctx.selectivity, ctx.cut_t) = (EXACT, 0.0);
         }
+        (ctx.selectivity, ctx.cut_t) = (last, mpc::threshold(last).unwrap_or(0.0));
         let score = self.root_pass(&mut ctx, b, alpha, beta, guess, &mut pv);
         let score = match params.mode {
             SolveMode::Exact => score,
@@ -887,6 +895,9 @@ pub struct SolveParams<'a> {
     pub guess: i32,
     pub eval: Option<&'a dyn OrderingEval>,
     pub deadline: Option<Instant>,
+    /// Confidence of the last pass in percent: `EXACT` proves the result; below it the solve is
+    /// probable (ProbCut against the evaluation, as NTest's and Edax's selective endgames).
+    pub selectivity: u32,
 }
 
 #[cfg(test)]

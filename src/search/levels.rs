@@ -1,5 +1,5 @@
 //! The level table (`params/levels.txt`): level -> midgame depth, exact and WLD solve empties,
-//! midgame selectivity.
+//! midgame selectivity, and the empties of the probable WLD solves above the proven ones.
 
 use std::fmt;
 use std::path::Path;
@@ -11,6 +11,9 @@ pub struct Level {
     pub wld_empties: u32,
     /// Multi-ProbCut confidence in percent (100 = none).
     pub selectivity: u32,
+    /// Empties up to which a probable WLD solve at 95 %, 80 %, 50 % confidence replaces the
+    /// midgame search (`search::request::PROBABLE_PERCENTS`); at most `wld_empties`: none.
+    pub probable_empties: [u32; 3],
 }
 
 #[derive(Clone, Debug)]
@@ -71,16 +74,22 @@ impl Levels {
             }
             let nums: Result<Vec<u32>, _> = line.split_whitespace().map(str::parse::<u32>).collect();
             let nums = nums.map_err(|e| err(i + 1, format!("not a number: {e}")))?;
-            let [level, depth, exact, wld, selectivity] = nums[..] else {
-                return Err(err(i + 1, format!("expected 5 numbers, found {}", nums.len())));
+            // The three probable-solve columns are optional (none when left out).
+            let (level, depth, exact, wld, selectivity, probable) = match nums[..] {
+                [level, depth, exact, wld, selectivity] => (level, depth, exact, wld, selectivity, [wld; 3]),
+                [level, depth, exact, wld, selectivity, p95, p80, p50] => {
+                    (level, depth, exact, wld, selectivity, [p95, p80, p50])
+                }
+                _ => return Err(err(i + 1, format!("expected 5 or 8 numbers, found {}", nums.len()))),
             };
             if level as usize != table.len() {
                 return Err(err(i + 1, format!("level {level} out of order (expected {})", table.len())));
             }
-            if depth > 60 || exact > 60 || wld > 60 || wld < exact || !(1..=100).contains(&selectivity) {
+            let probable_ordered = wld <= probable[0] && probable[0] <= probable[1] && probable[1] <= probable[2];
+            if depth > 60 || probable[2] > 60 || wld < exact || !probable_ordered || !(1..=100).contains(&selectivity) {
                 return Err(err(
                     i + 1,
-                    "values must be at most 60, wld >= exact, selectivity 1..=100".into(),
+                    "values must be at most 60, exact <= wld <= 95 % <= 80 % <= 50 % empties, selectivity 1..=100".into(),
                 ));
             }
             table.push(Level {
@@ -88,6 +97,7 @@ impl Levels {
                 exact_empties: exact,
                 wld_empties: wld,
                 selectivity,
+                probable_empties: probable,
             });
         }
         if table.len() != 61 {
@@ -118,6 +128,18 @@ mod tests {
     }
 
     #[test]
+    fn probable_columns_are_optional() {
+        let mut text = String::new();
+        for level in 0..=60 {
+            text += &format!("{level} 1 2 4 80{}\n", if level == 16 { " 6 8 9" } else { "" });
+        }
+        let l = Levels::parse(&text, "t").expect("valid table");
+        assert_eq!(l.get(16).probable_empties, [6, 8, 9]);
+        // Left out: no probable solve above the WLD empties.
+        assert_eq!(l.get(15).probable_empties, [4, 4, 4]);
+    }
+
+    #[test]
     fn bad_tables_name_the_line() {
         let e = Levels::parse("0 0 0 0 100\n1 1 x 2 100\n", "t").expect_err("bad number");
         assert_eq!((e.file.as_str(), e.line), ("t", 2));
@@ -127,7 +149,9 @@ mod tests {
         let e = Levels::parse("0 0 0 0 100\n2 1 2 2 100\n", "t").expect_err("order");
         assert!(e.problem.contains("out of order"));
         let e = Levels::parse("0 0 0 0\n", "t").expect_err("short");
-        assert!(e.problem.contains("expected 5 numbers"));
+        assert!(e.problem.contains("expected 5 or 8 numbers"));
+        let e = Levels::parse("0 0 0 4 100 5 3 6\n", "t").expect_err("probable columns out of order");
+        assert!(e.problem.contains("95 %"), "{e}");
         let e = Levels::parse("0 0 0 0 0\n", "t").expect_err("selectivity 0");
         assert!(e.problem.contains("selectivity"));
         let e = Levels::parse("0 0 0 0 100\n", "t").expect_err("truncated");

@@ -2,10 +2,10 @@
 //! MTD(f) at the root, a transposition table, eval-based move ordering, and a hand-off to the
 //! exact endgame solver when the remaining empties are within the requested solve depth.
 
-use super::endgame::{OrderingEval, SolveMode, SolveParams, Solver};
+use super::endgame::{EXACT, OrderingEval, SolveMode, SolveParams, Solver};
 use super::kernel::Kernel;
 use super::mpc::{MpcTable, TO_END};
-use super::request::{DepthKind, Driver, Pruning, SearchInfo, SearchRequest, SearchResult};
+use super::request::{DepthKind, Driver, PROBABLE_PERCENTS, Pruning, SearchInfo, SearchRequest, SearchResult};
 use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
@@ -580,6 +580,7 @@ macro_rules! midgame_impl {
                             guess: self.evaluate(b),
                             eval: Some(self.eval),
                             deadline: self.deadline,
+                            selectivity: EXACT,
                         },
                         self.stop,
                     );
@@ -769,12 +770,17 @@ macro_rules! midgame_impl {
             $(#[$attr])*
             fn think(&mut self, b: &Board, req: &SearchRequest, report: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
                 let empties = b.empty_count();
+                // The mode and the confidence of the last pass (`EXACT`: a proof).
                 let solve = if empties <= req.exact_empties {
-                    Some(SolveMode::Exact)
+                    Some((SolveMode::Exact, EXACT))
                 } else if empties <= req.wld_empties {
-                    Some(SolveMode::Wld)
+                    Some((SolveMode::Wld, EXACT))
                 } else {
-                    None
+                    PROBABLE_PERCENTS
+                        .iter()
+                        .zip(req.probable_empties)
+                        .find(|&(_, most)| empties <= most)
+                        .map(|(&percent, _)| (SolveMode::Wld, percent))
                 };
                 // Before a solve a short midgame search supplies the guess and a fallback move.
                 let max_depth = match solve {
@@ -854,7 +860,7 @@ macro_rules! midgame_impl {
                 // The solve depths are the level's promise: a midgame depth limit below them does
                 // not skip the solve (it did, and levels 10-19 played their 'solved' empties with
                 // a ProbCut search that lost won endgames).
-                if let Some(mode) = solve.filter(|_| !self.aborted) {
+                if let Some((mode, selectivity)) = solve.filter(|_| !self.aborted) {
                     let r = self.solver.solve_with(
                         b,
                         &SolveParams {
@@ -862,15 +868,16 @@ macro_rules! midgame_impl {
                             guess: best.score,
                             eval: Some(self.eval),
                             deadline: self.deadline,
+                            selectivity,
                         },
                         self.stop,
                     );
                     self.nodes += r.nodes;
                     if !r.aborted {
-                        let kind = if mode == SolveMode::Exact {
-                            DepthKind::Exact
-                        } else {
-                            DepthKind::Wld
+                        let kind = match mode {
+                            SolveMode::Exact => DepthKind::Exact,
+                            SolveMode::Wld if selectivity >= EXACT => DepthKind::Wld,
+                            SolveMode::Wld => DepthKind::ProbableWld { percent: selectivity },
                         };
                         best = self.info(kind, r.score, &r.pv);
                         report(&best);
@@ -1085,6 +1092,58 @@ mod tests {
         };
         let r = Searcher::new(8).run(&req, &eval, &stop, &mut |_| {});
         assert_eq!((r.kind, r.score.signum()), (DepthKind::Wld, 1));
+    }
+
+    #[test]
+    fn probable_empties_run_a_probable_wld_solve() {
+        // 24 empties from a level-14 self-play game; e1 wins by 18 (exact solve).
+        let stop = AtomicBool::new(false);
+        let pos = crate::board::notation::parse_position("-----X----O-OX---XOOOXXX-XOOOOXX--OXOXOX--OXXOOO--OOXXO---XXXXX- X")
+            .expect("valid");
+        let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
+        let req = SearchRequest {
+            exact_empties: 20,
+            wld_empties: 22,
+            probable_empties: [24, 26, 27],
+            pruning: Pruning::from_percent(80),
+            ..request(pos.board, 16, Driver::Pvs)
+        };
+        let r = Searcher::new(8).run(&req, &eval, &stop, &mut |_| {});
+        assert_eq!((r.kind, r.score), (DepthKind::ProbableWld { percent: 95 }, 1));
+        // The move played really wins: a proven WLD solve of the position after it.
+        let Some(Square::At(sq)) = r.best else {
+            panic!("no move: {r:?}")
+        };
+        let child = pos.board.play(sq as usize).expect("legal move");
+        let params = SolveParams {
+            mode: SolveMode::Wld,
+            guess: 0,
+            eval: Some(&eval),
+            deadline: None,
+            selectivity: EXACT,
+        };
+        assert_eq!(Solver::new(8).solve_with(&child, &params, &stop).score, -1);
+        // Past the 95 % column the 80 % one applies; past all three, the midgame search.
+        let r = Searcher::new(8).run(
+            &SearchRequest {
+                probable_empties: [23, 24, 24],
+                ..req.clone()
+            },
+            &eval,
+            &stop,
+            &mut |_| {},
+        );
+        assert_eq!(r.kind, DepthKind::ProbableWld { percent: 80 });
+        let r = Searcher::new(8).run(
+            &SearchRequest {
+                probable_empties: [23, 23, 23],
+                ..req
+            },
+            &eval,
+            &stop,
+            &mut |_| {},
+        );
+        assert_eq!(r.kind, DepthKind::Midgame { depth: 16, percent: 80 });
     }
 
     #[test]

@@ -33,6 +33,9 @@ pub struct SearchRequest {
     /// Empties at or below which the position is solved exactly / for win-loss-draw.
     pub exact_empties: u32,
     pub wld_empties: u32,
+    /// Above `wld_empties`, empties at or below which a probable WLD solve (a ProbCut search
+    /// to the end) at `PROBABLE_PERCENTS[i]` replaces the midgame search; 0 = none.
+    pub probable_empties: [u32; 3],
     pub driver: Driver,
     /// Forward pruning: none (exact alpha-beta), Multi-ProbCut or N-best.
     pub pruning: Pruning,
@@ -52,12 +55,16 @@ impl SearchRequest {
             },
             exact_empties: 0,
             wld_empties: 0,
+            probable_empties: [0; 3],
             driver: Driver::Pvs,
             pruning: Pruning::None,
             threads: 1,
         }
     }
 }
+
+/// Confidences of the probable WLD solves of `SearchRequest::probable_empties`, in percent.
+pub const PROBABLE_PERCENTS: [u32; 3] = [95, 80, 50];
 
 /// Forward pruning of the midgame search.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
@@ -97,6 +104,8 @@ pub enum DepthKind {
     Midgame { depth: u32, percent: u32 },
     /// Proven win/loss/draw.
     Wld,
+    /// Probable win/loss/draw: a ProbCut search to the end at this confidence.
+    ProbableWld { percent: u32 },
     /// Exact final score.
     Exact,
 }

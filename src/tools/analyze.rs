@@ -14,6 +14,7 @@ pub struct AnalyzeDepth {
     pub depth: u32,
     pub exact_empties: u32,
     pub wld_empties: u32,
+    pub probable_empties: [u32; 3],
     pub pruning: Pruning,
     pub threads: usize,
 }
@@ -70,6 +71,7 @@ pub fn analyze(b: &Board, depth: AnalyzeDepth, driver: Driver, eval: &dyn Orderi
                 },
                 exact_empties: depth.exact_empties,
                 wld_empties: depth.wld_empties,
+                probable_empties: depth.probable_empties,
                 driver,
                 pruning: depth.pruning,
                 threads: depth.threads,
@@ -99,12 +101,7 @@ pub fn analyze(b: &Board, depth: AnalyzeDepth, driver: Driver, eval: &dyn Orderi
 
 /// Depth as GUIs show it: `12`, `100%W`, `100%`.
 pub fn depth_string(kind: DepthKind) -> String {
-    match kind {
-        DepthKind::Midgame { depth, percent: 100 } => depth.to_string(),
-        DepthKind::Midgame { depth, percent } => format!("{depth}@{percent}%"),
-        DepthKind::Wld => "100%W".into(),
-        DepthKind::Exact => "100%".into(),
-    }
+    crate::protocol::SearchDepth::from(kind).to_string()
 }
 
 pub fn pv_string(pv: &[Square]) -> String {

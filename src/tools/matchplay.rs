@@ -63,6 +63,7 @@ pub fn play_game(black: &Player, white: &Player, opening: Position, searchers: &
             },
             exact_empties: player.exact_empties,
             wld_empties: player.wld_empties,
+            probable_empties: [0; 3],
             driver: Driver::Pvs,
             pruning: player.pruning,
             threads: 1,
