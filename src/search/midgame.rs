@@ -36,6 +36,10 @@ const MAX_MPC_NESTING: u32 = 2;
 const TT_MIN_DEPTH: u32 = 3;
 /// PV nodes split their younger brothers between the threads at this remaining depth and above.
 const SPLIT_MIN_DEPTH: u32 = 6;
+/// Null-window nodes at this remaining depth and above look up their children in the TT
+/// before ordering them (enhanced transposition cutoff): one child already known to refute
+/// the node saves the ordering searches and the move loop.
+const ETC_MIN_DEPTH: u32 = 4;
 /// A selective search hands over to the exact solver at this many empties.
 const SELECTIVE_SOLVE_EMPTIES: u32 = 12;
 
@@ -512,6 +516,11 @@ macro_rules! midgame_impl {
                         }
                     }
                 } else {
+                    if depth >= ETC_MIN_DEPTH
+                        && let Some(s) = self.etc(b, alpha, depth, moves)
+                    {
+                        return s;
+                    }
                     let width = self.nbest.unwrap_or(usize::MAX);
                     let mut list = Ordered::new();
                     self.ordered_moves(b, f, depth, alpha, tt_move, &mut list);
@@ -545,6 +554,23 @@ macro_rules! midgame_impl {
                     },
                 );
                 best
+            }
+
+            /// Enhanced transposition cutoff: a child whose TT upper bound (from its side) is below
+            /// `-alpha` proves `b` above `alpha`; that bound is returned.
+            $(#[$attr])*
+            fn etc(&self, b: &Board, alpha: i32, depth: u32, moves: u64) -> Option<i32> {
+                for sq in Squares(moves) {
+                    let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
+                    if let Some(h) = self.tt.probe(&child)
+                        && h.depth + 1 >= depth
+                        && h.selectivity >= self.selectivity
+                        && -h.upper > alpha
+                    {
+                        return Some(-h.upper);
+                    }
+                }
+                None
             }
 
             /// Principal-variation search with window (alpha, beta); `pv` receives the line when the
