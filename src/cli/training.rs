@@ -227,12 +227,19 @@ pub struct EvalMatchArgs {
 
 #[derive(clap::Args)]
 pub struct OpeningsArgs {
+    /// How many openings.
     #[arg(long, default_value_t = 100)]
     count: usize,
+    /// Random plies from the start position.
     #[arg(long, default_value_t = 8)]
     plies: u32,
+    /// Depth of the search that values each candidate.
     #[arg(long, default_value_t = 8)]
     depth: u32,
+    /// Selectivity of that search (Multi-ProbCut confidence in percent; 100: none).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100))]
+    selectivity: u32,
+    /// Keep a candidate when its value is within this many discs of 0.
     #[arg(long, default_value_t = 2)]
     max_score: i32,
     #[arg(long, default_value_t = 1)]
@@ -249,7 +256,15 @@ pub fn run(command: Command, globals: &Globals, eval: &(dyn OrderingEval + Sync)
         Command::ProbcutReport(args) => probcut_report(&args, globals, eval),
         Command::EvalMatch(args) => eval_match(&args, eval),
         Command::Openings(args) => {
-            for line in matchplay::generate_openings(args.count, args.plies, args.depth, args.max_score, eval, args.seed) {
+            for line in matchplay::generate_openings(
+                args.count,
+                args.plies,
+                args.depth,
+                Pruning::from_percent(args.selectivity),
+                args.max_score,
+                eval,
+                args.seed,
+            ) {
                 println!("{line}");
             }
             Ok(ExitCode::SUCCESS)

@@ -144,11 +144,13 @@ pub fn parse_openings(text: &str) -> Result<Vec<Position>, (usize, NotationError
 }
 
 /// Generates `count` distinct balanced openings of `plies` random moves: positions whose
-/// `depth`-ply score is within `max_score` discs. Deterministic for a seed.
+/// `depth`-ply score (searched with `pruning`) is within `max_score` discs. Deterministic for
+/// a seed.
 pub fn generate_openings(
     count: usize,
     plies: u32,
     depth: u32,
+    pruning: Pruning,
     max_score: i32,
     eval: &dyn OrderingEval,
     seed: u64,
@@ -182,7 +184,10 @@ pub fn generate_openings(
         if pos.board.moves() == 0 || !seen.insert(key) {
             continue;
         }
-        let req = SearchRequest::fixed_depth(pos.board, depth);
+        let req = SearchRequest {
+            pruning,
+            ..SearchRequest::fixed_depth(pos.board, depth)
+        };
         let r = searcher.run(&req, eval, &stop, &mut |_| {});
         if r.score.abs() <= max_score {
             out.push(line);
@@ -224,7 +229,7 @@ mod tests {
 
     #[test]
     fn openings_are_balanced_distinct_and_parse_back() {
-        let o = generate_openings(6, 6, 2, 6, &Mobility, 3);
+        let o = generate_openings(6, 6, 2, Pruning::None, 6, &Mobility, 3);
         assert_eq!(o.len(), 6);
         let parsed = parse_openings(&o.join("\n")).expect("valid");
         assert_eq!(parsed.len(), 6);
@@ -236,7 +241,7 @@ mod tests {
 
     #[test]
     fn match_counts_both_colours_and_a_better_eval_wins() {
-        let openings = parse_openings(&generate_openings(6, 4, 2, 10, &Discs, 5).join("\n")).expect("valid");
+        let openings = parse_openings(&generate_openings(6, 4, 2, Pruning::None, 10, &Discs, 5).join("\n")).expect("valid");
         let s = run_match(&player("mob", &Mobility), &player("discs", &Discs), &openings, 2, 2, false);
         assert_eq!(s.games(), 12);
         assert!(s.percent() > 50.0, "{s:?}");
