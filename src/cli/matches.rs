@@ -126,7 +126,7 @@ pub fn run(command: Command) -> Outcome {
 /// The openings file's move lines (one transcript per line, `#` comments), each checked to be
 /// legal from the start position.
 fn openings(path: &Path) -> Result<Vec<Vec<Square>>, String> {
-    let text = load::read_text(path)?;
+    let text = load::openings_text(path)?;
     let mut lines = Vec::new();
     for (i, l) in text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).enumerate() {
         if l.is_empty() {

@@ -26,7 +26,7 @@ pub enum Command {
 #[derive(clap::Args)]
 pub struct ProtocolArgs {
     /// Level (0-60) until the GUI sets one (NBoard `set depth`, GTP `set_level`).
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=60))]
     level: u32,
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
