@@ -127,5 +127,19 @@ fn match_engines_that_do_not_start_are_named_by_their_option() {
         &m("nboard:depth=x:true", "true", &common),
         &["oxello: --engine-a 'nboard:depth=x:true': bad depth 'x'"],
     );
+    for (option, value) in [("--time", "-1"), ("--time", "0"), ("--timeout", "-2.5")] {
+        let args = [&m("true", "true", &common)[..], &[option, value]].concat();
+        fails(
+            &args,
+            &[&format!(
+                "oxello: {option} {value}: expected a number of seconds greater than 0"
+            )],
+        );
+    }
+    let sprt = ["--sprt", "0,10", "--alpha", "-0.1"];
+    fails(
+        &[&m("true", "true", &common)[..], &sprt].concat(),
+        &["oxello: --alpha -0.1: expected a probability"],
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
