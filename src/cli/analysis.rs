@@ -74,7 +74,7 @@ pub struct AnalyzeArgs {
     #[arg(long, conflicts_with = "level")]
     depth: Option<u32>,
     /// Level 0-60 (midgame depth, solve empties and selectivity from params/levels.txt).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
     level: Option<u32>,
     /// Multi-ProbCut confidence in percent (73, 87, 95, 98, 99; 100 = exact alpha-beta).
     /// Default: the level's, or 100 with --depth.

@@ -72,6 +72,7 @@ pub fn run(command: Command, globals: &Globals, eval: &(dyn OrderingEval + Sync)
 }
 
 fn build(args: &BuildArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    load::output_folder(&args.out)?;
     let opts = BuildOptions {
         plies: args.plies,
         window: args.window,

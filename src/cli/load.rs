@@ -92,6 +92,26 @@ pub fn read_text(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
 }
 
+/// An openings file's text (`--openings`, which defaults to a path inside the repository).
+pub fn openings_text(path: &Path) -> Result<String, String> {
+    read_text(path).map_err(|e| {
+        format!(
+            "{e}; --openings FILE takes one opening a line (e.g. f5d6c3), by default the oxello repository's book/openings.txt"
+        )
+    })
+}
+
+/// Fails before a long run whose output could not be written: the folder of `path` does not
+/// exist (or is no folder).
+pub fn output_folder(path: &Path) -> Result<(), String> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if dir.is_dir() {
+        Ok(())
+    } else {
+        Err(format!("{}: cannot write: no folder {}", path.display(), dir.display()))
+    }
+}
+
 /// Writes a file.
 pub fn write(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), String> {
     std::fs::write(path, contents).map_err(|e| format!("{}: cannot write: {e}", path.display()))

@@ -30,21 +30,21 @@ pub struct MatchArgs {
     #[arg(long)]
     count: Option<usize>,
     /// Seconds an engine may take for one answer before it loses the game.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, allow_negative_numbers = true)]
     timeout: f64,
     /// Seconds on each side's clock for a whole game (GTP time_settings/time_left, NBoard
     /// TI and move times); an engine that runs out loses. Default: no clock.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     time: Option<f64>,
     /// Stop early by a sequential probability ratio test: ELO0,ELO1 (e.g. 0,10); the
     /// log-likelihood ratio is shown after every game
     #[arg(long)]
     sprt: Option<String>,
     /// The SPRT's false-positive rate
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, allow_negative_numbers = true)]
     alpha: f64,
     /// The SPRT's false-negative rate
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, allow_negative_numbers = true)]
     beta: f64,
     /// Where every game is written as GGF (one per line).
     #[arg(long, default_value = "match.ggf")]
@@ -59,6 +59,11 @@ pub struct MatchArgs {
 
 pub fn run(command: Command) -> Outcome {
     let Command::Match(args) = command;
+    for (option, seconds) in [("--timeout", Some(args.timeout)), ("--time", args.time)] {
+        if let Some(s) = seconds.filter(|s| s.is_nan() || *s <= 0.0) {
+            return Err(format!("{option} {s}: expected a number of seconds greater than 0"));
+        }
+    }
     let sprt = args
         .sprt
         .as_deref()
@@ -126,7 +131,7 @@ pub fn run(command: Command) -> Outcome {
 /// The openings file's move lines (one transcript per line, `#` comments), each checked to be
 /// legal from the start position.
 fn openings(path: &Path) -> Result<Vec<Vec<Square>>, String> {
-    let text = load::read_text(path)?;
+    let text = load::openings_text(path)?;
     let mut lines = Vec::new();
     for (i, l) in text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).enumerate() {
         if l.is_empty() {

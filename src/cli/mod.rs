@@ -3,7 +3,8 @@
 //!
 //! Errors go to stderr as `oxello: <what>: <why>`, where <what> is the file (with `:line` when
 //! a line is to blame), the option with its value, or the command, and <why> says what was
-//! expected where that is not obvious. Usage errors found by clap keep clap's own format.
+//! expected where that is not obvious. Usage errors found by clap (an unknown option, a value
+//! out of range) read the same, `oxello: ` and clap's message, then clap's usage lines.
 //!
 //! Exit codes:
 //! - 0: done (the protocols and the terminal game exit 0 at `quit` or the end of input);
@@ -105,11 +106,38 @@ fn command<P: CommandFactory>() -> clap::Command {
     command.help_template(template)
 }
 
-/// Parses the command line like `P::parse()`, with the grouped help.
+/// Parses the command line like `P::parse()`, with the grouped help; a usage error is printed
+/// in the style of the other errors and exits with code 2.
 pub fn parse<P: Parser>() -> P {
     let mut command = command::<P>();
-    let mut matches = command.get_matches_mut();
-    P::from_arg_matches_mut(&mut matches).unwrap_or_else(|e| e.format(&mut command).exit())
+    command
+        .try_get_matches_from_mut(std::env::args_os())
+        .and_then(|mut matches| P::from_arg_matches_mut(&mut matches))
+        .unwrap_or_else(|e| {
+            let e = e.format(&mut command);
+            match usage_error(&e) {
+                Some(message) => {
+                    eprint!("{message}");
+                    std::process::exit(2)
+                }
+                None => e.exit(),
+            }
+        })
+}
+
+/// clap's message for a usage error as `oxello: <what>: <why>` followed by clap's usage
+/// lines; None for what is no error (help, version), which clap prints itself.
+fn usage_error(e: &clap::Error) -> Option<String> {
+    use clap::error::ErrorKind;
+    let not_an_error = matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if not_an_error || !e.use_stderr() {
+        return None;
+    }
+    let text = e.render().to_string(); // without colours
+    Some(format!("oxello: {}", text.strip_prefix("error: ").unwrap_or(&text)))
 }
 
 /// Sends the log to stderr at the level of `-v`.
@@ -160,5 +188,30 @@ mod tests {
             assert!(help.contains(&format!("\n{heading}:\n")), "{heading}: {help}");
         }
         assert!(help.contains("Options:\n  -v, --verbose"), "{help}");
+    }
+
+    fn usage(args: &[&str]) -> Option<String> {
+        let e = command::<crate::Cli>().try_get_matches_from(args).err()?;
+        usage_error(&e)
+    }
+
+    /// clap's usage errors read like the commands' own; help and version are no errors.
+    #[test]
+    fn usage_errors_read_like_the_others() {
+        let e = usage(&["oxello", "play", "--level", "x"]).expect("an error");
+        assert!(e.starts_with("oxello: invalid value 'x' for '--level <LEVEL>': "), "{e}");
+        let e = usage(&["oxello", "gtp", "--level", "61"]).expect("an error");
+        assert!(
+            e.starts_with("oxello: invalid value '61' for '--level <LEVEL>': 61 is not in 0..=60"),
+            "{e}"
+        );
+        let e = usage(&["oxello", "solve", "--wdl", "x.obf"]).expect("an error");
+        assert!(e.starts_with("oxello: unexpected argument '--wdl' found"), "{e}");
+        assert!(e.contains("Usage: oxello solve"), "{e}");
+        assert!(!e.contains('\x1b'), "{e:?}");
+        assert_eq!(usage(&["oxello", "--help"]), None);
+        assert_eq!(usage(&["oxello", "--version"]), None);
+        assert_eq!(usage(&["oxello", "book"]), None); // help for a group without its command
+        assert!(usage(&["oxello", "play", "--level", "60"]).is_none());
     }
 }

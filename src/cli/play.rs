@@ -4,7 +4,7 @@
 use super::{Eval, Globals, Outcome, load};
 use clap::Subcommand;
 use oxello::engine::searcher::SearchThinker;
-use oxello::engine::terminal::Terminal;
+use oxello::engine::terminal::{Style, Terminal};
 use oxello::engine::{self, EngineOptions};
 use oxello::protocol::io::{Output, ProtocolKind};
 use oxello::search::levels::Levels;
@@ -26,7 +26,7 @@ pub enum Command {
 #[derive(clap::Args)]
 pub struct ProtocolArgs {
     /// Level (0-60) until the GUI sets one (NBoard `set depth`, GTP `set_level`).
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=60))]
     level: u32,
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
@@ -88,9 +88,12 @@ fn terminal_game(args: &ProtocolArgs, globals: &Globals, eval: Eval) -> Outcome 
     let mut thinker = thinker(args, globals, eval)?;
     let book = load::book(globals)?;
     let mut input = std::io::stdin().lock();
-    let mut out = std::io::stdout().lock();
+    let out = std::io::stdout();
+    let style = Style::detect(out.is_terminal(), std::env::var_os("NO_COLOR").as_deref());
+    let mut out = out.lock();
     Terminal::new(&mut thinker, args.level)
         .with_book(book)
+        .with_style(style)
         .run(&mut input, &mut out)
         .map_err(|e| format!("play: cannot read stdin or write stdout: {e}"))?;
     Ok(ExitCode::SUCCESS)

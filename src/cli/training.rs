@@ -297,6 +297,7 @@ fn self_play(args: &SelfplayArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
 }
 
 fn train(args: &TrainArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    load::output_folder(&args.out)?;
     if let Some(bad) = args.stages.iter().flatten().find(|&&s| s >= oxello::eval::STAGES) {
         return Err(format!("--stages {bad}: stages are 0..={}", oxello::eval::STAGES - 1));
     }
@@ -338,6 +339,9 @@ fn train(args: &TrainArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) 
 }
 
 fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    if let Some(path) = &args.save {
+        load::output_folder(path)?;
+    }
     let (min_empties, max_empties, depth) = (args.min_empties, args.max_empties, args.depth);
     let records = read_records(&args.data, "eval-mae")?;
     let picked = evalmae::pick(&records, min_empties..=max_empties, args.positions);
@@ -371,11 +375,15 @@ fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
 }
 
 fn fit_mpc(args: &FitMpcArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    load::output_folder(&args.out)?;
     let mut positions = Vec::new();
     for file in &args.data {
         let (p, errors) = fitmpc::read_positions(&load::read_text(file)?);
         report_skipped(file, &errors);
         positions.extend(p);
+    }
+    if positions.is_empty() {
+        return Err(no_records(&args.data));
     }
     let opts = fitmpc::FitOptions {
         positions_per_stage: args.positions,
@@ -409,6 +417,7 @@ fn fit_mpc(args: &FitMpcArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
 }
 
 fn fit_endcut(args: &FitEndcutArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    load::output_folder(&args.out)?;
     let records = read_records(&args.data, "fit-endcut")?;
     let opts = fitendcut::EndCutOptions {
         per_empties: args.per_empties,
@@ -480,7 +489,7 @@ fn probcut_report(args: &ProbcutReportArgs, globals: &Globals, eval: &(dyn Order
 }
 
 fn eval_match(args: &EvalMatchArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
-    let text = load::read_text(&args.openings)?;
+    let text = load::openings_text(&args.openings)?;
     let lines = matchplay::parse_openings(&text).map_err(|(line, e)| format!("{}:{line}: {e}", args.openings.display()))?;
     fn player<'a>(name: &str, eval: &'a (dyn OrderingEval + Sync), args: &EvalMatchArgs) -> matchplay::Player<'a> {
         matchplay::Player {
@@ -529,7 +538,19 @@ fn read_records(data: &[PathBuf], tool: &str) -> Result<Vec<Record>, String> {
         records.extend(r);
     }
     eprintln!("{tool}: {} records", records.len());
+    if records.is_empty() {
+        return Err(no_records(data));
+    }
     Ok(records)
+}
+
+/// The error of datasets in which no line was a record.
+fn no_records(data: &[PathBuf]) -> String {
+    let files: Vec<String> = data.iter().map(|f| f.display().to_string()).collect();
+    format!(
+        "{}: no usable record (expected lines '<64 squares> <X|O> <score> <exact|search|game>', as selfplay writes)",
+        files.join(", ")
+    )
 }
 
 /// Warns about the bad lines of a dataset (the first ten), which the tools skip.

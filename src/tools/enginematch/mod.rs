@@ -30,23 +30,31 @@ trait Player {
     fn played(&mut self, mover: Color, mv: Square, secs: f64, chosen_here: bool, timeout: Duration) -> Result<(), String>;
 }
 
-/// Starts an engine from `gtp:<command>`, `nboard:<command>`, `nboard:depth=N:<command>` (the
-/// GUI's `set depth N`) or a plain (GTP) command line.
+/// Starts engine `name` (A or B) from `gtp:<command>`, `nboard:<command>`,
+/// `nboard:depth=N:<command>` (the GUI's `set depth N`) or a plain (GTP) command line. Errors
+/// name the option that gave it (`--engine-a`).
 fn spawn(name: &str, spec: &str) -> Result<Box<dyn Player>, String> {
+    let bad = |why: String| {
+        format!(
+            "--engine-{} '{spec}': {why}; an engine is COMMAND, gtp:COMMAND, nboard:COMMAND or nboard:depth=N:COMMAND",
+            name.to_ascii_lowercase()
+        )
+    };
     if let Some(rest) = spec.strip_prefix("nboard:") {
         let (depth, cmd) = match rest.strip_prefix("depth=").and_then(|r| r.split_once(':')) {
             Some((d, cmd)) => {
-                let d = d
-                    .parse::<u32>()
-                    .map_err(|_| format!("engine {name}: bad depth '{d}' in '{spec}' (expected nboard:depth=N:COMMAND)"))?;
+                let d = d.parse::<u32>().map_err(|_| bad(format!("bad depth '{d}'")))?;
                 (Some(d), cmd)
             }
             None => (None, rest),
         };
-        Ok(Box::new(nboard::NboardPlayer::new(Process::spawn(name, cmd)?, depth)))
+        Ok(Box::new(nboard::NboardPlayer::new(
+            Process::spawn(name, cmd).map_err(bad)?,
+            depth,
+        )))
     } else {
         let cmd = spec.strip_prefix("gtp:").unwrap_or(spec);
-        Ok(Box::new(gtp::GtpPlayer::new(Process::spawn(name, cmd)?)))
+        Ok(Box::new(gtp::GtpPlayer::new(Process::spawn(name, cmd).map_err(bad)?)))
     }
 }
 

@@ -17,14 +17,14 @@ impl Process {
     /// Starts `command` (split on white space; no shell).
     pub fn spawn(name: &str, command: &str) -> Result<Process, String> {
         let words: Vec<&str> = command.split_whitespace().collect();
-        let (prog, args) = words.split_first().ok_or_else(|| format!("{name}: empty command"))?;
+        let (prog, args) = words.split_first().ok_or("empty command")?;
         let mut child = Command::new(prog)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("{name}: cannot start '{command}': {e}"))?;
+            .map_err(|e| format!("cannot start '{prog}': {e}"))?;
         let stdin = child.stdin.take().ok_or_else(|| format!("{name}: no stdin"))?;
         let stdout = child.stdout.take().ok_or_else(|| format!("{name}: no stdout"))?;
         let (tx, lines) = crossbeam_channel::unbounded();
