@@ -39,7 +39,7 @@ fn main() -> ExitCode {
     cli::exit(cli::load::evaluation(globals).and_then(|eval| match cli.command {
         None => play::default(globals, eval),
         Some(Command::Play(c)) => play::run(c, globals, eval),
-        Some(Command::Analysis(c)) => analysis::run(c, eval.as_ref()),
+        Some(Command::Analysis(c)) => analysis::run(c, globals, eval.as_ref()),
         Some(Command::Training(c)) => training::run(c, globals, eval.as_ref()),
         Some(Command::Book(c)) => book::run(c, globals, eval.as_ref()),
         Some(Command::Matches(c)) => matches::run(c),

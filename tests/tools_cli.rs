@@ -228,4 +228,15 @@ fn params_dir_replaces_the_level_table() {
     };
     assert_eq!(depths(Some(&dir)).last().map(String::as_str), Some("2"));
     assert_eq!(depths(None).last().map(String::as_str), Some("5@87%"));
+    // `analyze --level` reads the same table (it used the embedded one).
+    let analyzed = |params: &[&str]| {
+        let mut args = params.to_vec();
+        args.extend(["--no-book", "analyze", "--level", "5", "--json"]);
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        out.lines().next().unwrap_or("").to_string()
+    };
+    let dir_arg = dir.display().to_string();
+    assert!(analyzed(&["--params", &dir_arg]).contains("\"depth_string\":\"2\""));
+    assert!(analyzed(&[]).contains("\"depth_string\":\"5@87%\""));
 }

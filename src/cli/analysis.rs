@@ -1,12 +1,12 @@
 //! Analysis and benchmarks: solve, perft, analyze, bench.
 
-use super::{Outcome, load};
+use super::{Globals, Outcome, load};
 use clap::Subcommand;
 use oxello::board::notation::render;
 use oxello::perft::{self, PassPolicy};
 use oxello::search::endgame::{OrderingEval, SolveMode};
 use oxello::search::kernel::Kernel;
-use oxello::search::levels::Levels;
+use oxello::search::midgame::Searcher;
 use oxello::search::request::{Driver, Pruning};
 use oxello::tools::analyze::{self, AnalyzeDepth};
 use oxello::tools::bench;
@@ -109,11 +109,11 @@ pub struct BenchArgs {
     threads: usize,
 }
 
-pub fn run(command: Command, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+pub fn run(command: Command, globals: &Globals, eval: &(dyn OrderingEval + Sync)) -> Outcome {
     match command {
         Command::Solve(args) => solve(&args, eval),
         Command::Perft(args) => perft(&args),
-        Command::Analyze(args) => analyze(&args, eval),
+        Command::Analyze(args) => analyze(&args, globals, eval),
         Command::Bench(args) => {
             let r = bench::run(
                 args.depth,
@@ -167,7 +167,7 @@ fn perft(args: &PerftArgs) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-fn analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+fn analyze(args: &AnalyzeArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) -> Outcome {
     let pos = load::position_option(args.board.as_deref(), args.moves.as_deref())?;
     let depth = match args.depth {
         Some(d) => AnalyzeDepth {
@@ -179,7 +179,7 @@ fn analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
             threads: args.threads,
         },
         None => {
-            let l = Levels::embedded().map_err(|e| e.to_string())?.get(args.level.unwrap_or(10));
+            let l = load::levels(globals)?.get(args.level.unwrap_or(10));
             AnalyzeDepth {
                 depth: l.depth,
                 exact_empties: l.exact_empties,
@@ -193,7 +193,9 @@ fn analyze(args: &AnalyzeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
     if !args.json {
         print!("{}", render(&pos));
     }
-    let result = analyze::analyze(&pos.board, depth, args.driver, eval, args.hash);
+    let mut searcher = Searcher::new(args.hash);
+    searcher.mpc = load::mpc(globals.params.as_deref())?;
+    let result = analyze::analyze(&pos.board, depth, args.driver, eval, &mut searcher);
     print!("{}", analyze::format(&result, args.json));
     Ok(ExitCode::SUCCESS)
 }

@@ -10,8 +10,18 @@ use oxello::engine::book::EngineBook;
 use oxello::eval::Evaluator;
 use oxello::eval::bootstrap::BootstrapEval;
 use oxello::search::endcut::EndCut;
+use oxello::search::levels::Levels;
 use oxello::search::mpc::MpcTable;
 use std::path::Path;
+
+/// The level table: `--params DIR/levels.txt` when present, else the embedded one.
+pub fn levels(globals: &Globals) -> Result<Levels, String> {
+    match globals.params.as_ref().map(|d| d.join("levels.txt")).filter(|p| p.exists()) {
+        Some(p) => Levels::load(&p),
+        None => Levels::embedded(),
+    }
+    .map_err(|e| e.to_string())
+}
 
 /// The evaluation selected on the command line: trained weights (embedded or from --params)
 /// or the bootstrap evaluation. `--params DIR/endcut.txt`, when present, replaces the embedded

@@ -7,8 +7,6 @@ use oxello::engine::searcher::SearchThinker;
 use oxello::engine::terminal::{Style, Terminal};
 use oxello::engine::{self, EngineOptions};
 use oxello::protocol::io::{Output, ProtocolKind};
-use oxello::search::levels::Levels;
-use oxello::search::mpc::MpcTable;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
@@ -71,16 +69,8 @@ pub fn default(globals: &Globals, eval: Eval) -> Outcome {
 /// The search behind the protocols and the terminal game.
 fn thinker(args: &ProtocolArgs, globals: &Globals, eval: Eval) -> Result<SearchThinker, String> {
     // A params directory may also replace the level table and the Multi-ProbCut table.
-    let file = |name: &str| globals.params.as_ref().map(|d| d.join(name)).filter(|p| p.exists());
-    let levels = match file("levels.txt") {
-        Some(p) => Levels::load(&p),
-        None => Levels::embedded(),
-    }
-    .map_err(|e| e.to_string())?;
-    let mut thinker = SearchThinker::new(args.hash, eval, levels, args.threads.max(1));
-    if let Some(p) = file("mpc.txt") {
-        thinker.set_mpc(MpcTable::load(&p).map_err(|e| e.to_string())?);
-    }
+    let mut thinker = SearchThinker::new(args.hash, eval, load::levels(globals)?, args.threads.max(1));
+    thinker.set_mpc(load::mpc(globals.params.as_deref())?);
     Ok(thinker)
 }
 

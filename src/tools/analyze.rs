@@ -31,9 +31,14 @@ pub struct MoveScore {
 }
 
 /// Scores every legal move of `b` (a single `pa` entry when the side to move must pass).
-pub fn analyze(b: &Board, depth: AnalyzeDepth, driver: Driver, eval: &dyn OrderingEval, hash_mb: usize) -> Vec<MoveScore> {
+pub fn analyze(
+    b: &Board,
+    depth: AnalyzeDepth,
+    driver: Driver,
+    eval: &dyn OrderingEval,
+    searcher: &mut Searcher,
+) -> Vec<MoveScore> {
     let stop = AtomicBool::new(false);
-    let mut searcher = Searcher::new(hash_mb);
     let moves = b.moves();
     let choices: Vec<(Square, Board)> = if moves == 0 {
         if b.pass().moves() == 0 {
