@@ -252,3 +252,44 @@ fn a_stopped_learn_stores_no_wrong_value_and_resumes() {
         }
     }
 }
+
+/// A build stopped anywhere and resumed gives the book of an uninterrupted build.
+#[test]
+fn a_stopped_build_resumes() {
+    let opts = BuildOptions { plies: 4, window: 2 };
+    let full = build(&Board::START, &opts, &mut Discs, &mut |_| {});
+    let mut snapshots = Vec::new();
+    build::resume(&mut Book::new(), &Board::START, &opts, None, &mut Discs, &mut |b: &Book| {
+        if b.len() % 7 == 3 {
+            snapshots.push(b.clone());
+        }
+    });
+    assert!(snapshots.len() > 3);
+    for mut book in snapshots {
+        // Through the file, as `--resume` reads it.
+        book = Book::parse(&book.to_text(), "snapshot").expect("snapshot parses");
+        build::resume(&mut book, &Board::START, &opts, None, &mut Discs, &mut |_| {});
+        assert_eq!(book.to_text(), full.to_text());
+    }
+}
+
+/// The workers of a sharded build, merged, give the book of one build.
+#[test]
+fn shards_merge_into_the_whole_book() {
+    let opts = BuildOptions { plies: 4, window: 2 };
+    let full = build(&Board::START, &opts, &mut Discs, &mut |_| {});
+    for count in [1, 2, 3] {
+        let mut merged = Book::new();
+        let mut sizes = Vec::new();
+        for index in 0..count {
+            let mut book = Book::new();
+            let shard = Shard { index, count, ply: 3 };
+            build::resume(&mut book, &Board::START, &opts, Some(shard), &mut Discs, &mut |_| {});
+            sizes.push(book.len());
+            merged.merge(&book);
+        }
+        assert_eq!(merged.to_text(), full.to_text(), "{count} shards");
+        // Each worker holds the top and its share only.
+        assert!(sizes.iter().sum::<usize>() < full.len() + count as usize * 20, "{sizes:?}");
+    }
+}

@@ -70,6 +70,11 @@ pub fn default(globals: &Globals, eval: Eval) -> Outcome {
 
 /// The search behind the protocols and the terminal game.
 fn thinker(args: &ProtocolArgs, globals: &Globals, eval: Eval) -> Result<SearchThinker, String> {
+    search_thinker(args.hash, args.threads, globals, eval)
+}
+
+/// The engines' search with `hash` MB and `threads` threads (also `book learn`'s).
+pub(super) fn search_thinker(hash: usize, threads: usize, globals: &Globals, eval: Eval) -> Result<SearchThinker, String> {
     // A params directory may also replace the level table and the Multi-ProbCut table.
     let file = |name: &str| globals.params.as_ref().map(|d| d.join(name)).filter(|p| p.exists());
     let levels = match file("levels.txt") {
@@ -77,7 +82,7 @@ fn thinker(args: &ProtocolArgs, globals: &Globals, eval: Eval) -> Result<SearchT
         None => Levels::embedded(),
     }
     .map_err(|e| e.to_string())?;
-    let mut thinker = SearchThinker::new(args.hash, eval, levels, args.threads.max(1));
+    let mut thinker = SearchThinker::new(hash, eval, levels, threads.max(1));
     if let Some(p) = file("mpc.txt") {
         thinker.set_mpc(MpcTable::load(&p).map_err(|e| e.to_string())?);
     }
