@@ -31,6 +31,8 @@ pub struct ImportReport {
     /// Links to positions that are not in the file (an Edax book merged but not fixed): oxello
     /// has no place for a book move without its position, so they are left out.
     pub dangling_links: usize,
+    /// Leaves (best deviations) whose position is in the book: book moves for oxello.
+    pub leaves_into_book: usize,
 }
 
 fn edax_move(mv: Square) -> u8 {
@@ -168,6 +170,15 @@ impl Book {
         }
         for r in &parsed.records {
             let b = Board::new(r.player, r.opponent);
+            // A leaf into the book is a book move (Edax's `book link` makes it one).
+            if let Some(mut e) = book.probe(&b)
+                && let Some(d) = e.deviation
+                && children(&b).iter().any(|(m, c)| *m == d.mv && book.contains(c))
+            {
+                e.deviation = None;
+                book.insert(&b, e);
+                report.leaves_into_book += 1;
+            }
             for l in &r.links {
                 report.links += 1;
                 let child = match legal_move(&b, l.mv) {

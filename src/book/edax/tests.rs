@@ -27,7 +27,7 @@ fn the_file_reads_and_writes_back_byte_for_byte() {
 fn import_gives_the_positions_levels_and_deviations_of_edax_export() {
     let (book, report) = Book::from_edax(SMALL, "small.dat").expect("imports");
     assert_eq!(report.positions, 2246);
-    assert_eq!(report.dangling_links, 0);
+    assert_eq!((report.dangling_links, report.leaves_into_book), (0, 0));
     let mut n = 0;
     for line in EXPORT.lines() {
         let fields: Vec<&str> = line.split(',').collect();
