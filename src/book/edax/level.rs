@@ -25,7 +25,7 @@ const BANDS: [(u8, &[(u32, usize)]); 9] = [
 ];
 
 /// Depth and selectivity (0..5) of Edax's search at `level` with `empties` empty squares.
-fn search(level: u8, empties: u32) -> (u32, usize) {
+pub(super) fn search(level: u8, empties: u32) -> (u32, usize) {
     let l = u32::from(level);
     match level {
         0 => (0, 5),

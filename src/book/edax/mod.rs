@@ -9,7 +9,9 @@
 //! links are checked on import and recomputed on export.
 
 pub mod format;
+mod hash;
 pub mod level;
+mod negamax;
 
 use super::{Book, BookError, Deviation, Entry, children};
 use crate::board::{Board, Square};
@@ -218,7 +220,7 @@ impl Book {
             .iter()
             .map(|(b, e)| {
                 let empties = b.empty_count();
-                let mut links: Vec<Link> = children(&b)
+                let links: Vec<Link> = children(&b)
                     .into_iter()
                     .filter_map(|(mv, c)| {
                         self.probe(&c).map(|ce| Link {
@@ -227,8 +229,6 @@ impl Book {
                         })
                     })
                     .collect();
-                // As Edax's `book fix` leaves them: best first.
-                links.sort_by_key(|l| (-l.score, l.mv));
                 // A deviation that has since entered the book (by a transposition) is a book
                 // move now: Edax keeps a move either as a link or as the leaf.
                 let leaf = e.deviation.filter(|d| !links.iter().any(|l| l.mv == edax_move(d.mv))).map_or(
@@ -258,7 +258,10 @@ impl Book {
                 }
             })
             .collect();
-        records.sort_by_key(|r| (r.player, r.opponent));
+        // As Edax's `book fix` leaves a book: negamaxed, links sorted, in hash table order.
+        negamax::negamax(&mut records);
+        records.iter_mut().for_each(negamax::sort_links);
+        hash::sort(&mut records);
         let empties = self.iter().map(|(b, _)| b.empty_count()).min().unwrap_or(60);
         EdaxFile {
             header: Header {
@@ -267,8 +270,8 @@ impl Book {
                 date,
                 level: book_level.into(),
                 empties: empties as i32,
-                midgame_error: 2,
-                endcut_error: 1,
+                midgame_error: negamax::MIDGAME_ERROR,
+                endcut_error: negamax::ENDCUT_ERROR,
                 verbosity: 0,
                 count: i32::try_from(records.len()).unwrap_or(i32::MAX),
             },
