@@ -93,6 +93,10 @@ impl Negamax<'_> {
             d.losses += cd.wins;
             d.lines += cd.lines;
         }
+        // Stored as Edax stores them (u32, capped): children's counts are read back capped,
+        // so that the many lines through transpositions cannot overflow.
+        let cap = |x: u64| x.min(u64::from(u32::MAX));
+        (d.wins, d.draws, d.losses, d.lines) = (cap(d.wins), cap(d.draws), cap(d.losses), cap(d.lines));
         self.done[i] = Some(d);
         d
     }
