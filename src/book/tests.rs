@@ -293,3 +293,38 @@ fn shards_merge_into_the_whole_book() {
         assert!(sizes.iter().sum::<usize>() < full.len() + count as usize * 20, "{sizes:?}");
     }
 }
+
+/// A game with a forced pass, learned from a set-up position in the book: the positions on
+/// both sides of the pass go in, and the pass is the book move of the passing position.
+#[test]
+fn learning_a_game_with_a_pass() {
+    // The first random game with a pass; its line from a few plies before the pass.
+    let mut seed = 7u64;
+    let line = (0..1000)
+        .find_map(|_| {
+            let mut line = vec![Board::START];
+            let mut b = Board::START;
+            while !b.is_game_over() {
+                let m = b.moves();
+                b = if m == 0 {
+                    b.pass()
+                } else {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let k = (seed >> 33) as usize % m.count_ones() as usize;
+                    let sq = crate::board::bits::Squares(m).nth(k).unwrap_or(0);
+                    b.play(sq).unwrap_or(b)
+                };
+                line.push(b);
+            }
+            let pass = line.iter().position(|b| b.moves() == 0 && !b.is_game_over())?;
+            Some(line[pass.saturating_sub(4)..].to_vec())
+        })
+        .expect("some random game passes");
+    let mut book = Book::new();
+    let learned = book.learn(&line, &mut Discs);
+    assert!(learned.finished && learned.added >= 5);
+    let passing = line.iter().find(|b| b.moves() == 0 && !b.is_game_over()).expect("pass");
+    assert!(book.contains(passing) && book.contains(&passing.pass()));
+    assert!(book.moves(passing).iter().any(|m| m.mv == Square::Pass && m.in_book));
+    assert_negamaxed(&book);
+}
