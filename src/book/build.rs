@@ -138,8 +138,11 @@ impl Walk<'_> {
         if let Some(e) = book.probe(b) {
             // Finished (by this run or a stopped one): a leaf, or a node whose deviation is
             // stored or whose every move is in the book. Its book children may not be.
-            let finished =
-                ply >= self.opts.plies || e.deviation.is_some() || children(b).iter().all(|(_, c)| self.in_book(book, c));
+            // Above a shard's split, the other workers' positions are known only by walking
+            // there: those few positions are built again.
+            let top = self.shard.is_some_and(|s| ply < s.ply);
+            let finished = !top
+                && (ply >= self.opts.plies || e.deviation.is_some() || children(b).iter().all(|(_, c)| self.in_book(book, c)));
             if finished {
                 for (_, c) in children(b) {
                     if book.contains(&c) && ply < self.opts.plies {

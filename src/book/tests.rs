@@ -289,6 +289,27 @@ fn shards_merge_into_the_whole_book() {
             merged.merge(&book);
         }
         assert_eq!(merged.to_text(), full.to_text(), "{count} shards");
+        // A stopped worker resumes to its own book.
+        let shard = Shard { index: 0, count, ply: 3 };
+        let mut whole = Book::new();
+        build::resume(&mut whole, &Board::START, &opts, Some(shard), &mut Discs, &mut |_| {});
+        let mut snapshots = Vec::new();
+        build::resume(
+            &mut Book::new(),
+            &Board::START,
+            &opts,
+            Some(shard),
+            &mut Discs,
+            &mut |b: &Book| {
+                if b.len() % 5 == 2 {
+                    snapshots.push(b.clone());
+                }
+            },
+        );
+        for mut book in snapshots {
+            build::resume(&mut book, &Board::START, &opts, Some(shard), &mut Discs, &mut |_| {});
+            assert_eq!(book.to_text(), whole.to_text(), "{count} shards, resumed");
+        }
         // Each worker holds the top and its share only.
         assert!(sizes.iter().sum::<usize>() < full.len() + count as usize * 20, "{sizes:?}");
     }
