@@ -41,7 +41,7 @@ fn main() -> ExitCode {
         Some(Command::Play(c)) => play::run(c, globals, eval),
         Some(Command::Analysis(c)) => analysis::run(c, globals, eval.as_ref()),
         Some(Command::Training(c)) => training::run(c, globals, eval.as_ref()),
-        Some(Command::Book(c)) => book::run(c, globals, eval.as_ref()),
+        Some(Command::Book(c)) => book::run(c, globals, eval),
         Some(Command::Matches(c)) => matches::run(c),
     }))
 }

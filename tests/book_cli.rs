@@ -223,3 +223,103 @@ fn a_kill_during_book_saves_leaves_a_whole_book() {
     assert!(positions(&file) > start, "the learns were saved");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `book import` of Edax's own book, `book export` back, `stats`, `show`; errors name the file.
+#[test]
+fn edax_import_export_stats() {
+    let dir = scratch("book-edax");
+    let dat = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/edax/small.dat");
+    let txt = dir.join("small.txt");
+    let txt_s = txt.to_string_lossy().into_owned();
+    let (code, stdout, stderr) = common::run(&["book", "import", &dat.to_string_lossy(), "--out", &txt_s]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("2246 positions"), "{stdout}");
+    let out = dir.join("back.dat");
+    let (code, stdout, stderr) = common::run(&["--book", &txt_s, "book", "export", &out.to_string_lossy()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("2246 positions exported"), "{stdout}");
+    let (code, stdout, _) = common::run(&["book", "import", &out.to_string_lossy()]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("2246 positions"), "{stdout}");
+    assert_eq!(std::fs::read(dir.join("back.txt")).ok(), std::fs::read(&txt).ok());
+    let (code, stdout, _) = common::run(&["--book", &txt_s, "book", "stats"]);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("positions: 2246 ("), "{stdout}");
+    assert!(stdout.contains("value for Black"), "{stdout}");
+    let (code, stdout, _) = common::run(&["--book", &txt_s, "book", "show", "--moves", "d3e3f6"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("main line: "), "{stdout}");
+    assert!(stdout.contains("best deviation"), "{stdout}");
+    let bad = dir.join("bad.dat");
+    std::fs::write(&bad, &std::fs::read(&dat).expect("dat")[..100]).expect("write");
+    let (code, _, stderr) = common::run(&["book", "import", &bad.to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("bad.dat: position 2 (byte 86): truncated"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `book learn` of transcripts and GGF games (one from a set-up book position), then a
+/// sharded build merged.
+#[test]
+fn learn_games_then_sharded_build() {
+    let dir = scratch("book-learn");
+    let book = dir.join("b.txt");
+    let book_s = book.to_string_lossy().into_owned();
+    let games = dir.join("games.txt");
+    std::fs::write(&games, "f5d6c3d3c4\nf5f6e6f4\n").expect("write");
+    let ggf = dir.join("g.ggf");
+    // From the set-up position after f5 d6 c3 (in the book once the first game is in).
+    let setup = "(;GM[Othello]PC[x]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 ------------------*--------**------O**-----O-------------------- O]W[D3]B[C4]W[F4];)";
+    std::fs::write(&ggf, format!("{GAME}\n{setup}\n")).expect("write");
+    let (code, stdout, stderr) = common::run(&[
+        "--book",
+        &book_s,
+        "book",
+        "learn",
+        &games.to_string_lossy(),
+        &ggf.to_string_lossy(),
+        "--level",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.starts_with("4 games learned"), "{stdout}");
+    assert!(positions(&book) >= 10);
+    let (code, _, stderr) = common::run(&["book", "learn", &games.to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--book FILE"), "{stderr}");
+
+    let mut parts = Vec::new();
+    for i in 1..=2 {
+        let out = dir.join(format!("shard{i}.txt"));
+        let out_s = out.to_string_lossy().into_owned();
+        let shard = format!("{i}/2");
+        let (code, _, stderr) = common::run(&[
+            "book",
+            "build",
+            "--out",
+            &out_s,
+            "--plies",
+            "3",
+            "--depth",
+            "1",
+            "--shard",
+            &shard,
+            "--shard-ply",
+            "2",
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        parts.push(out_s);
+    }
+    let merged = dir.join("merged.txt");
+    let mut args = vec!["book", "merge"];
+    args.extend(parts.iter().map(String::as_str));
+    let merged_s = merged.to_string_lossy().into_owned();
+    args.extend(["--out", &merged_s]);
+    let (code, stdout, stderr) = common::run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("positions written"), "{stdout}");
+    let (code, _, stderr) = common::run(&["book", "build", "--out", "x", "--shard", "3/2"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("expected I/N"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

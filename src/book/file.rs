@@ -169,28 +169,33 @@ impl Book {
         text
     }
 
-    /// Writes the book atomically: a temporary file beside `path`, then a rename, so a crash
-    /// never leaves half a book.
+    /// Writes the book atomically: see `write_atomic`.
     pub fn save(&self, path: &Path) -> Result<(), BookError> {
-        let err = |problem: String| BookError {
-            file: path.display().to_string(),
-            line: 0,
-            problem,
-        };
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = std::path::PathBuf::from(tmp);
-        // Synced before the rename, so that not even a power cut leaves a short book behind.
-        let write = |tmp: &Path| -> std::io::Result<()> {
-            use std::io::Write;
-            let mut f = std::fs::File::create(tmp)?;
-            f.write_all(self.to_text().as_bytes())?;
-            f.sync_all()
-        };
-        write(&tmp).map_err(|e| err(format!("cannot write {}: {e}", tmp.display())))?;
-        std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            err(format!("cannot replace: {e}"))
-        })
+        write_atomic(path, self.to_text().as_bytes())
     }
+}
+
+/// Writes `bytes` to a temporary file beside `path`, then renames it, so a crash never leaves
+/// half a book.
+pub(super) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), BookError> {
+    let err = |problem: String| BookError {
+        file: path.display().to_string(),
+        line: 0,
+        problem,
+    };
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    // Synced before the rename, so that not even a power cut leaves a short book behind.
+    let write = |tmp: &Path| -> std::io::Result<()> {
+        use std::io::Write;
+        let mut f = std::fs::File::create(tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()
+    };
+    write(&tmp).map_err(|e| err(format!("cannot write {}: {e}", tmp.display())))?;
+    std::fs::rename(&tmp, path).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        err(format!("cannot replace: {e}"))
+    })
 }

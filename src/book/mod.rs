@@ -7,9 +7,12 @@
 //! its deviation and of minus the value of each child in the book.
 
 pub mod build;
+pub mod edax;
 mod file;
+pub mod games;
+pub mod stats;
 
-pub use build::{BuildOptions, SearchValuer, build};
+pub use build::{BuildOptions, SearchValuer, Shard, build, resume};
 pub use file::BookError;
 
 use crate::board::symmetry::{apply_square, canonical, inverse};
@@ -359,13 +362,23 @@ impl Book {
         best.unwrap_or(entry.value)
     }
 
+    /// Adds the positions of `other` that are not in this book (a position in both keeps this
+    /// book's entry), then negamaxes: the workers of a sharded build share the positions above
+    /// the split, built by the same searches.
+    pub fn merge(&mut self, other: &Book) {
+        for (k, e) in &other.entries {
+            self.entries.entry(*k).or_insert(*e);
+        }
+        self.negamax();
+    }
+
     /// Every entry as (canonical board, entry).
-    fn iter(&self) -> impl Iterator<Item = (Board, &Entry)> {
+    pub fn iter(&self) -> impl Iterator<Item = (Board, &Entry)> {
         self.entries.iter().map(|(k, e)| (Board::new(k.0, k.1), e))
     }
 
     /// Whether `b` (canonical) has a child in the book.
-    fn is_interior(&self, b: &Board) -> bool {
+    pub fn is_interior(&self, b: &Board) -> bool {
         children(b).iter().any(|(_, c)| self.contains(c))
     }
 }

@@ -252,3 +252,100 @@ fn a_stopped_learn_stores_no_wrong_value_and_resumes() {
         }
     }
 }
+
+/// A build stopped anywhere and resumed gives the book of an uninterrupted build.
+#[test]
+fn a_stopped_build_resumes() {
+    let opts = BuildOptions { plies: 4, window: 2 };
+    let full = build(&Board::START, &opts, &mut Discs, &mut |_| {});
+    let mut snapshots = Vec::new();
+    build::resume(&mut Book::new(), &Board::START, &opts, None, &mut Discs, &mut |b: &Book| {
+        if b.len() % 7 == 3 {
+            snapshots.push(b.clone());
+        }
+    });
+    assert!(snapshots.len() > 3);
+    for mut book in snapshots {
+        // Through the file, as `--resume` reads it.
+        book = Book::parse(&book.to_text(), "snapshot").expect("snapshot parses");
+        build::resume(&mut book, &Board::START, &opts, None, &mut Discs, &mut |_| {});
+        assert_eq!(book.to_text(), full.to_text());
+    }
+}
+
+/// The workers of a sharded build, merged, give the book of one build.
+#[test]
+fn shards_merge_into_the_whole_book() {
+    let opts = BuildOptions { plies: 4, window: 2 };
+    let full = build(&Board::START, &opts, &mut Discs, &mut |_| {});
+    for count in [1, 2, 3] {
+        let mut merged = Book::new();
+        let mut sizes = Vec::new();
+        for index in 0..count {
+            let mut book = Book::new();
+            let shard = Shard { index, count, ply: 3 };
+            build::resume(&mut book, &Board::START, &opts, Some(shard), &mut Discs, &mut |_| {});
+            sizes.push(book.len());
+            merged.merge(&book);
+        }
+        assert_eq!(merged.to_text(), full.to_text(), "{count} shards");
+        // A stopped worker resumes to its own book.
+        let shard = Shard { index: 0, count, ply: 3 };
+        let mut whole = Book::new();
+        build::resume(&mut whole, &Board::START, &opts, Some(shard), &mut Discs, &mut |_| {});
+        let mut snapshots = Vec::new();
+        build::resume(
+            &mut Book::new(),
+            &Board::START,
+            &opts,
+            Some(shard),
+            &mut Discs,
+            &mut |b: &Book| {
+                if b.len() % 5 == 2 {
+                    snapshots.push(b.clone());
+                }
+            },
+        );
+        for mut book in snapshots {
+            build::resume(&mut book, &Board::START, &opts, Some(shard), &mut Discs, &mut |_| {});
+            assert_eq!(book.to_text(), whole.to_text(), "{count} shards, resumed");
+        }
+        // Each worker holds the top and its share only.
+        assert!(sizes.iter().sum::<usize>() < full.len() + count as usize * 20, "{sizes:?}");
+    }
+}
+
+/// A game with a forced pass, learned from a set-up position in the book: the positions on
+/// both sides of the pass go in, and the pass is the book move of the passing position.
+#[test]
+fn learning_a_game_with_a_pass() {
+    // The first random game with a pass; its line from a few plies before the pass.
+    let mut seed = 7u64;
+    let line = (0..1000)
+        .find_map(|_| {
+            let mut line = vec![Board::START];
+            let mut b = Board::START;
+            while !b.is_game_over() {
+                let m = b.moves();
+                b = if m == 0 {
+                    b.pass()
+                } else {
+                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let k = (seed >> 33) as usize % m.count_ones() as usize;
+                    let sq = crate::board::bits::Squares(m).nth(k).unwrap_or(0);
+                    b.play(sq).unwrap_or(b)
+                };
+                line.push(b);
+            }
+            let pass = line.iter().position(|b| b.moves() == 0 && !b.is_game_over())?;
+            Some(line[pass.saturating_sub(4)..].to_vec())
+        })
+        .expect("some random game passes");
+    let mut book = Book::new();
+    let learned = book.learn(&line, &mut Discs);
+    assert!(learned.finished && learned.added >= 5);
+    let passing = line.iter().find(|b| b.moves() == 0 && !b.is_game_over()).expect("pass");
+    assert!(book.contains(passing) && book.contains(&passing.pass()));
+    assert!(book.moves(passing).iter().any(|m| m.mv == Square::Pass && m.in_book));
+    assert_negamaxed(&book);
+}

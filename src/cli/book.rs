@@ -1,15 +1,18 @@
-//! Opening book: `book build` and `book show` (NBoard `learn` adds games during play).
+//! Opening book: `book build`, `merge`, `show`, `stats`, `learn`, and Edax's format with
+//! `import`/`export` (NBoard `learn` adds games during play as `book learn` does).
 
-use super::{Globals, Outcome, load};
+use super::{Eval, Globals, Outcome, load, play};
 use clap::Subcommand;
-use oxello::board::Board;
 use oxello::board::notation::render;
-use oxello::book::{self, BuildOptions, SearchValuer};
+use oxello::board::{Board, Position};
+use oxello::book::stats::Stats;
+use oxello::book::{self, Book, BuildOptions, SearchValuer, Shard};
 use oxello::search::endgame::OrderingEval;
 use oxello::search::midgame::Searcher;
 use oxello::search::request::Pruning;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 #[derive(Subcommand)]
@@ -27,9 +30,21 @@ pub enum Action {
     /// position is searched, moves within --window discs of the best are expanded, up to
     /// --plies; the values are then negamaxed.
     Build(BuildArgs),
-    /// Print the book moves of a position with their values, best first (the book is the
-    /// embedded one unless --book FILE).
+    /// Print the book moves of a position with their values, best first, and the main line
+    /// (the book is the embedded one unless --book FILE).
     Show(ShowArgs),
+    /// Print the book's size, positions by ply and by search depth, and the values where its
+    /// main lines end.
+    Stats(StatsArgs),
+    /// Add whole games (GGF files or one transcript per line) to the book of --book FILE,
+    /// valuing new positions by searches at --level; the file is saved after each game.
+    Learn(LearnArgs),
+    /// Merge books (the workers of a sharded build) into one and negamax it.
+    Merge(MergeArgs),
+    /// Read an Edax book (.dat, Edax's `book save`) into an oxello book file.
+    Import(ImportArgs),
+    /// Write the book (embedded, or --book FILE) as an Edax book (.dat) Edax can `book load`.
+    Export(ExportArgs),
 }
 
 #[derive(clap::Args)]
@@ -51,6 +66,76 @@ pub struct BuildArgs {
     threads: usize,
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Continue a stopped build from --out (saved every --save-every seconds) instead of
+    /// starting afresh; the options must be the stopped build's.
+    #[arg(long)]
+    resume: bool,
+    /// Seconds between saves of --out during the build.
+    #[arg(long, default_value_t = 300)]
+    save_every: u64,
+    /// Worker I of N (1-based, e.g. 3/8): expands only its share of the positions at
+    /// --shard-ply; `book merge` joins the N files.
+    #[arg(long, value_parser = parse_shard)]
+    shard: Option<(u32, u32)>,
+    /// The ply at which a sharded build splits (below --plies).
+    #[arg(long, default_value_t = 4)]
+    shard_ply: u32,
+}
+
+/// `I/N` with 1 <= I <= N.
+fn parse_shard(s: &str) -> Result<(u32, u32), String> {
+    let parsed = s
+        .split_once('/')
+        .and_then(|(i, n)| Some((i.trim().parse::<u32>().ok()?, n.trim().parse::<u32>().ok()?)));
+    match parsed {
+        Some((i, n)) if (1..=n).contains(&i) => Ok((i, n)),
+        _ => Err(format!("'{s}': expected I/N with 1 <= I <= N, e.g. 1/4")),
+    }
+}
+
+#[derive(clap::Args)]
+pub struct StatsArgs {
+    /// Main lines follow the book moves at most this many discs below the best.
+    #[arg(long, default_value_t = 0)]
+    window: i32,
+}
+
+#[derive(clap::Args)]
+pub struct LearnArgs {
+    /// Game files: GGF (several games per file allowed) or transcripts, one game per line.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Search level of the values of new positions (as the engines' --level).
+    #[arg(long, default_value_t = 12)]
+    level: u32,
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+#[derive(clap::Args)]
+pub struct MergeArgs {
+    /// Book files; a position in several keeps the first file's entry.
+    #[arg(required = true)]
+    books: Vec<PathBuf>,
+    #[arg(long)]
+    out: PathBuf,
+}
+
+#[derive(clap::Args)]
+pub struct ImportArgs {
+    /// The Edax book.
+    file: PathBuf,
+    /// The oxello book to write (default: FILE with the extension .txt).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    /// The Edax book to write.
+    file: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -63,11 +148,16 @@ pub struct ShowArgs {
     moves: Option<String>,
 }
 
-pub fn run(command: Command, globals: &Globals, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+pub fn run(command: Command, globals: &Globals, eval: Eval) -> Outcome {
     let Command::Book { action } = command;
     match action {
-        Action::Build(args) => build(&args, eval),
+        Action::Build(args) => build(&args, eval.as_ref()),
         Action::Show(args) => show(&args, globals),
+        Action::Stats(args) => stats(&args, globals),
+        Action::Learn(args) => learn(&args, globals, eval),
+        Action::Merge(args) => merge(&args),
+        Action::Import(args) => import(&args),
+        Action::Export(args) => export(&args, globals),
     }
 }
 
@@ -84,14 +174,42 @@ fn build(args: &BuildArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         pruning: Pruning::from_percent(args.selectivity),
         threads: args.threads.max(1),
     };
+    let shard = args.shard.map(|(i, n)| Shard {
+        index: i - 1,
+        count: n,
+        ply: args.shard_ply,
+    });
+    if shard.is_some_and(|s| s.count > 1 && s.ply >= args.plies) {
+        return Err(format!(
+            "book build: --shard-ply {} must be below --plies {}",
+            args.shard_ply, args.plies
+        ));
+    }
+    let mut book = if args.resume && args.out.exists() {
+        let book = Book::load(&args.out).map_err(|e| e.to_string())?;
+        eprintln!("book build: resuming from {} positions in {}", book.len(), args.out.display());
+        book
+    } else {
+        Book::new()
+    };
     let t0 = Instant::now();
-    let mut shown = 0;
-    let book = book::build(&Board::START, &opts, &mut valuer, &mut |n| {
+    let (mut shown, mut saved) = (book.len(), Instant::now());
+    let mut save_error = None;
+    book::resume(&mut book, &Board::START, &opts, shard, &mut valuer, &mut |b: &Book| {
+        let n = b.len();
         if n >= shown + 100 {
             shown = n;
             eprintln!("book build: {n} positions, {:.0} s", t0.elapsed().as_secs_f64());
         }
+        // Saved as it grows, so that a stopped build resumes (`--resume`).
+        if saved.elapsed().as_secs() >= args.save_every && save_error.is_none() {
+            save_error = b.save(&args.out).err();
+            saved = Instant::now();
+        }
     });
+    if let Some(e) = save_error {
+        return Err(e.to_string());
+    }
     book.save(&args.out).map_err(|e| e.to_string())?;
     println!(
         "{} positions written to {} in {:.1} s",
@@ -99,6 +217,80 @@ fn build(args: &BuildArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         args.out.display(),
         t0.elapsed().as_secs_f64()
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn merge(args: &MergeArgs) -> Outcome {
+    let mut merged = Book::new();
+    for path in &args.books {
+        merged.merge(&Book::load(path).map_err(|e| e.to_string())?);
+    }
+    merged.save(&args.out).map_err(|e| e.to_string())?;
+    println!("{} positions written to {}", merged.len(), args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn stats(args: &StatsArgs, globals: &Globals) -> Outcome {
+    let book = load::book(globals)?.book;
+    print!("{}", Stats::of(&book, &Position::start(), args.window));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn learn(args: &LearnArgs, globals: &Globals, eval: Eval) -> Outcome {
+    if globals.book.is_none() {
+        return Err("book learn: which book? give it with --book FILE (created if missing)".into());
+    }
+    let mut engine_book = load::book(globals)?;
+    let mut thinker = play::search_thinker(args.hash, args.threads, globals, eval)?;
+    let stop = AtomicBool::new(false);
+    let (mut games, mut added) = (0, 0);
+    for path in &args.files {
+        let name = path.display().to_string();
+        let text = load::read_text(path)?;
+        for (i, game) in book::games::read_games(&text, &name)?.iter().enumerate() {
+            let learned = engine_book
+                .learn(game, &mut thinker, args.level, &stop)
+                .map_err(|e| format!("{name}: game {}: {e}", i + 1))?;
+            games += 1;
+            added += learned.added;
+        }
+    }
+    println!(
+        "{games} games learned: {added} new positions, {} in {}",
+        engine_book.book.len(),
+        globals.book.as_deref().map(|p| p.display().to_string()).unwrap_or_default()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn import(args: &ImportArgs) -> Outcome {
+    let (book, report) = Book::load_edax(&args.file).map_err(|e| e.to_string())?;
+    let out = args.out.clone().unwrap_or_else(|| args.file.with_extension("txt"));
+    if out == args.file {
+        return Err(format!("book import: --out {} would overwrite the Edax book", out.display()));
+    }
+    book.save(&out).map_err(|e| e.to_string())?;
+    println!(
+        "{} positions ({} Edax book moves) imported from {} into {}",
+        report.positions,
+        report.links,
+        args.file.display(),
+        out.display()
+    );
+    if report.dangling_links > 0 {
+        eprintln!(
+            "book import: {} Edax book moves lead to positions missing from {} (not kept; Edax's `book fix` repairs such a book)",
+            report.dangling_links,
+            args.file.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn export(args: &ExportArgs, globals: &Globals) -> Outcome {
+    let book = load::book(globals)?.book;
+    book.save_edax(&args.file).map_err(|e| e.to_string())?;
+    println!("{} positions exported to {}", book.len(), args.file.display());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -110,7 +302,12 @@ fn show(args: &ShowArgs, globals: &Globals) -> Outcome {
         None => println!("not in book ({} positions)", book.len()),
         Some(e) => println!("in book: value {:+} for the side to move, depth {}", e.value, e.depth),
     }
-    for m in book.moves(&pos.board) {
+    let moves = book.moves(&pos.board);
+    if let Some(best) = moves.first() {
+        let line: Vec<String> = book.line(&pos.board, best.mv).iter().map(|s| s.to_string()).collect();
+        println!("main line: {}", line.join(" "));
+    }
+    for m in moves {
         let line: Vec<String> = book.line(&pos.board, m.mv).iter().map(|s| s.to_string()).collect();
         let kind = if m.in_book { "book" } else { "best deviation" };
         println!(

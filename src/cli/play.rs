@@ -68,8 +68,13 @@ pub fn default(globals: &Globals, eval: Eval) -> Outcome {
 
 /// The search behind the protocols and the terminal game.
 fn thinker(args: &ProtocolArgs, globals: &Globals, eval: Eval) -> Result<SearchThinker, String> {
+    search_thinker(args.hash, args.threads, globals, eval)
+}
+
+/// The engines' search with `hash` MB and `threads` threads (also `book learn`'s).
+pub(super) fn search_thinker(hash: usize, threads: usize, globals: &Globals, eval: Eval) -> Result<SearchThinker, String> {
     // A params directory may also replace the level table and the Multi-ProbCut table.
-    let mut thinker = SearchThinker::new(args.hash, eval, load::levels(globals)?, args.threads.max(1));
+    let mut thinker = SearchThinker::new(hash, eval, load::levels(globals)?, threads.max(1));
     thinker.set_mpc(load::mpc(globals.params.as_deref())?);
     Ok(thinker)
 }

@@ -56,12 +56,15 @@ impl EngineBook {
             .collect()
     }
 
-    /// Adds a game from the start position, valuing new positions with `thinker` at `level`,
-    /// and saves the book to its file if it has one. `stop` ends the learn early with what was
-    /// valued so far (`Learned::finished` false; learning the game again goes on from there).
+    /// Adds a game from the start position (either side to move: White first is the start
+    /// after a pass) or from a set-up position that is in the book, valuing new positions with
+    /// `thinker` at `level`, and saves the book to its file if it has one. `stop` ends the
+    /// learn early with what was valued so far (`Learned::finished` false; learning the game
+    /// again goes on from there).
     pub fn learn(&mut self, game: &Game, thinker: &mut dyn Think, level: u32, stop: &AtomicBool) -> Result<Learned, String> {
-        if game.start() != Position::start() {
-            return Err("game not learned: it does not start from the initial position".into());
+        let start = game.start().board;
+        if start != Position::start().board && !self.book.contains(&start) {
+            return Err("game not learned: it starts neither from the initial position nor from a book position".into());
         }
         let line: Vec<Board> = game.positions().iter().map(|p| p.board).collect();
         let mut valuer = ThinkValuer { thinker, level, stop };
