@@ -577,8 +577,8 @@ fn ping_latency_during_deep_work() {
     let mut rng = Rng::new(19);
     let mut all = Vec::new();
     for kind in ["go", "hint 3", "learn", "analyze"] {
-        let mut latencies = Vec::new();
         for empties in [60, 30] {
+            let mut latencies = Vec::new();
             for _ in 0..3 {
                 let moves = random_game(&mut rng, 60 - empties);
                 let mut ggf = String::from(
@@ -596,13 +596,18 @@ fn ping_latency_during_deep_work() {
                 while engine.next(HANG).expect("start-up").1 != "pong 0" {}
                 for ping in 1..=samples {
                     engine.send(kind.as_bytes()).expect("send");
-                    thread::sleep(Duration::from_millis(50 + rng.below(250) as u64));
+                    let pause = 50 + rng.below(250) as u64;
+                    thread::sleep(Duration::from_millis(pause));
                     let sent = Instant::now();
                     engine.send(format!("ping {ping}").as_bytes()).expect("send");
                     loop {
                         let (at, l) = engine.next(HANG).unwrap_or_else(|e| panic!("{kind}: {e}"));
                         if l == format!("pong {ping}") {
-                            latencies.push(at.saturating_duration_since(sent));
+                            let latency = at.saturating_duration_since(sent);
+                            if std::env::var_os("SOAK_VERBOSE").is_some() && latency > Duration::from_millis(20) {
+                                eprintln!("{kind} at {empties} empties, {pause} ms in: pong after {latency:?}");
+                            }
+                            latencies.push(latency);
                             break;
                         }
                         assert!(!l.starts_with("pong"), "{kind}: '{l}' out of order");
@@ -611,15 +616,15 @@ fn ping_latency_during_deep_work() {
                 engine.send(b"quit").expect("send");
                 engine.exit(false, Instant::now()).expect("exit");
             }
+            all.extend(latencies.iter().copied());
+            println!(
+                "ping during {kind} at {empties} empties: {} pings, median {:?}, 99 % {:?}, max {:?}",
+                latencies.len(),
+                quantile(&mut latencies, 0.5),
+                quantile(&mut latencies, 0.99),
+                quantile(&mut latencies, 1.0)
+            );
         }
-        all.extend(latencies.iter().copied());
-        println!(
-            "ping during {kind}: {} pings, median {:?}, 99 % {:?}, max {:?}",
-            latencies.len(),
-            quantile(&mut latencies, 0.5),
-            quantile(&mut latencies, 0.99),
-            quantile(&mut latencies, 1.0)
-        );
     }
     println!(
         "ping during deep work, all: {} pings, median {:?}, 99 % {:?}, max {:?}",
