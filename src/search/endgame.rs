@@ -174,7 +174,8 @@ type MoveList = Stack<(i32, u8, u64), 64>;
 const POT_WEIGHT: i32 = 256;
 /// Without an evaluation, a 3-ply mobility search orders moves from this many empties.
 const MOBILITY_ORDER_MIN: u32 = 18;
-/// The ordering search is not counted and does not poll the stop flag, so its depth is bounded:
+/// The ordering search is not counted and does not poll the stop flag inside (a node skips the
+/// ordering searches it has left once a stop is seen), so its depth is bounded:
 /// 6 plies at most (reached at 32 empties), and 4 beyond 32 empties, where a solve is analysis
 /// that runs until stopped (NBoard `set depth 60`, then `learn`). Uncapped, a node at 55 empties
 /// took seconds to order and left `ping` unanswered; with 6 plies there, 20-45 ms.
