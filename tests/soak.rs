@@ -561,3 +561,77 @@ fn soak_long() {
     check(&nb);
     check(&gtp);
 }
+
+/// Ping latency while the engine is busy with deep work, as a GUI sees it: fresh NBoard engines
+/// at depth 60 (searches that run until stopped), from the start position and from a random
+/// position at 30 empties (a solve), a `go`, `hint 3`, `learn` or `analyze` sent, a pause of
+/// 50-300 ms, then a `ping` timed to its `pong`. `benches/soak.sh` runs it after the soak;
+/// `LATENCY_SAMPLES` (default 20) pings an engine, 3 engines a kind and position.
+#[test]
+#[ignore]
+fn ping_latency_during_deep_work() {
+    let samples = std::env::var("LATENCY_SAMPLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let mut rng = Rng::new(19);
+    let mut all = Vec::new();
+    for kind in ["go", "hint 3", "learn", "analyze"] {
+        for empties in [60, 30] {
+            let mut latencies = Vec::new();
+            for _ in 0..3 {
+                let moves = random_game(&mut rng, 60 - empties);
+                let mut ggf = String::from(
+                    "(;GM[Othello]PC[soak]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]",
+                );
+                for (k, m) in moves.iter().enumerate() {
+                    ggf.push_str(&format!("{}[{m}]", if k % 2 == 0 { "B" } else { "W" }));
+                }
+                ggf.push_str(";)");
+                let mut engine = Proc::start(&["nboard", "--threads", "1", "--no-book"]).expect("engine");
+                for line in ["nboard 2", "set depth 60", &format!("set game {ggf}"), "ping 0"] {
+                    engine.send(line.as_bytes()).expect("send");
+                }
+                // Not timed: the engine's start-up.
+                while engine.next(HANG).expect("start-up").1 != "pong 0" {}
+                for ping in 1..=samples {
+                    engine.send(kind.as_bytes()).expect("send");
+                    let pause = 50 + rng.below(250) as u64;
+                    thread::sleep(Duration::from_millis(pause));
+                    let sent = Instant::now();
+                    engine.send(format!("ping {ping}").as_bytes()).expect("send");
+                    loop {
+                        let (at, l) = engine.next(HANG).unwrap_or_else(|e| panic!("{kind}: {e}"));
+                        if l == format!("pong {ping}") {
+                            let latency = at.saturating_duration_since(sent);
+                            if std::env::var_os("SOAK_VERBOSE").is_some() && latency > Duration::from_millis(20) {
+                                eprintln!("{kind} at {empties} empties, {pause} ms in: pong after {latency:?}");
+                            }
+                            latencies.push(latency);
+                            break;
+                        }
+                        assert!(!l.starts_with("pong"), "{kind}: '{l}' out of order");
+                    }
+                }
+                engine.send(b"quit").expect("send");
+                engine.exit(false, Instant::now()).expect("exit");
+            }
+            all.extend(latencies.iter().copied());
+            println!(
+                "ping during {kind} at {empties} empties: {} pings, median {:?}, 99 % {:?}, max {:?}",
+                latencies.len(),
+                quantile(&mut latencies, 0.5),
+                quantile(&mut latencies, 0.99),
+                quantile(&mut latencies, 1.0)
+            );
+        }
+    }
+    println!(
+        "ping during deep work, all: {} pings, median {:?}, 99 % {:?}, max {:?}",
+        all.len(),
+        quantile(&mut all, 0.5),
+        quantile(&mut all, 0.99),
+        quantile(&mut all, 1.0)
+    );
+    assert!(quantile(&mut all, 1.0) < PONG_LIMIT);
+}

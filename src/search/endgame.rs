@@ -127,6 +127,13 @@ impl Ctx<'_> {
         }
         self.aborted
     }
+
+    /// Whether this solve is to end, without marking it: for the ordering searches, which
+    /// take `&Ctx` and only need to know that their work is no longer wanted.
+    #[inline]
+    fn stop_seen(&self) -> bool {
+        self.aborted || self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 /// The squares adjacent to each square: a move there can flip only if one holds an opponent.
@@ -167,7 +174,8 @@ type MoveList = Stack<(i32, u8, u64), 64>;
 const POT_WEIGHT: i32 = 256;
 /// Without an evaluation, a 3-ply mobility search orders moves from this many empties.
 const MOBILITY_ORDER_MIN: u32 = 18;
-/// The ordering search is not counted and does not poll the stop flag, so its depth is bounded:
+/// The ordering search is not counted and does not poll the stop flag inside (a node skips the
+/// ordering searches it has left once a stop is seen), so its depth is bounded:
 /// 6 plies at most (reached at 32 empties), and 4 beyond 32 empties, where a solve is analysis
 /// that runs until stopped (NBoard `set depth 60`, then `learn`). Uncapped, a node at 55 empties
 /// took seconds to order and left `ping` unanswered; with 6 plies there, 20-45 ms.
@@ -319,6 +327,10 @@ macro_rules! endgame_impl {
                     };
                     let v = if d == 0 && replies != 0 {
                         e.evaluate_with_moves(&Board::new(np, no), replies)
+                    } else if d >= 2 && ctx.stop_seen() {
+                        // Stopped: the order no longer matters (the next poll ends the solve),
+                        // and a node's ordering searches could delay a `pong` by 100+ ms.
+                        0
                     } else {
                         eval_ab(e, np, no, -65, 65, d)
                     };
@@ -581,6 +593,11 @@ macro_rules! endgame_impl {
         fn pvs(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, beta: i32, n: u32, pv: &mut Vec<Square>) -> i32 {
             ctx.nodes += 1;
             pv.clear();
+            // Polled as in `nws_mid`: down the PV each node orders its moves before any child
+            // polls, and a stopped WLD pass (window too narrow for the probes) starts here.
+            if n >= 14 && ctx.should_stop() {
+                return alpha;
+            }
             let moves = bits::moves(p, o);
             if moves == 0 {
                 if bits::moves(o, p) == 0 {
@@ -1008,6 +1025,21 @@ mod tests {
         let pos = parse_position("--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O").expect("ffo 43");
         let r = solver.solve(&pos.board, SolveMode::Exact, None, &stop);
         assert!(r.aborted);
+    }
+
+    /// A stopped solve does no more work: a WLD pass (whose window is too narrow for the
+    /// null-window probes) starts in `pvs`, which once went down the whole PV ordering every
+    /// node with evaluation searches before anything polled, once per selective pass.
+    #[test]
+    fn a_stopped_wld_solve_returns_at_once() {
+        let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
+        let stop = AtomicBool::new(true);
+        let mut solver = Solver::new(1);
+        // FFO #43 (23 empties): above `selective_root_min`, so the selective passes run too.
+        let pos = parse_position("--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O").expect("ffo 43");
+        let r = solver.solve(&pos.board, SolveMode::Wld, Some(&eval), &stop);
+        assert!(r.aborted);
+        assert!(r.nodes <= 4, "{} nodes after the stop", r.nodes);
     }
 
     /// A guided solve far from the end (the start position) answers a stop promptly: the

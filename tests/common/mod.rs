@@ -108,6 +108,11 @@ impl Engine {
 }
 
 impl Engine {
+    /// The engine's process id (to read its memory figures).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Skips lines until one equal to `line`; returns the lines skipped.
     pub fn skip_to(&mut self, line: &str) -> Result<Vec<String>, String> {
         let mut skipped = Vec::new();
