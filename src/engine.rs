@@ -15,6 +15,7 @@ pub mod terminal;
 use crate::board::{Position, Square};
 use crate::protocol::SearchDepth;
 use crate::protocol::io::{self, Input, Message, Output, ProtocolKind, StopSignal};
+use crate::search::dist::Odds;
 use crossbeam_channel::{Receiver, TryRecvError};
 use std::io::BufRead;
 use std::sync::Arc;
@@ -36,6 +37,9 @@ pub struct ThinkRequest {
     pub moves: usize,
     /// Value of a draw in discs from the side to move's point of view (NBoard contempt).
     pub draw_value: f64,
+    /// The risk-aware search style at this confidence in percent (`--risk`); None: the
+    /// ordinary search.
+    pub risk: Option<u32>,
 }
 
 /// One reported line: the value of the move that starts `pv`.
@@ -48,6 +52,8 @@ pub struct ThinkInfo {
     /// Nodes and seconds since the start of this `think`.
     pub nodes: u64,
     pub seconds: f64,
+    /// The chances of the side to move by this line (the risk-aware style reports them).
+    pub odds: Option<Odds>,
 }
 
 /// The decision.
@@ -117,6 +123,7 @@ fn think_or_pass(
     let mut r = thinker.think(&passed, stop, &mut |mut info: ThinkInfo| {
         info.pv.insert(0, Square::Pass);
         info.score = -info.score;
+        info.odds = info.odds.map(|o| o.flip());
         report(info);
     });
     r.pv.insert(0, Square::Pass);
@@ -194,6 +201,8 @@ pub struct EngineOptions {
     /// Default midgame depth until the GUI sets one.
     pub depth: u32,
     pub book: book::EngineBook,
+    /// The risk-aware style's confidence in percent (`--risk`); None: the ordinary search.
+    pub risk: Option<u32>,
 }
 
 /// Speaks `kind` (or the protocol the first line reveals) on `input`/`out` until quit or EOF.
@@ -242,6 +251,7 @@ mod tests {
                 depth: SearchDepth::Plies(1),
                 nodes: 1,
                 seconds: 0.0,
+                odds: None,
             });
             ThinkResult {
                 best: sq,
@@ -289,6 +299,7 @@ mod tests {
             EngineOptions {
                 depth: 4,
                 book: book::EngineBook::default(),
+                risk: None,
             },
         );
         let bytes = sink.0.lock().clone();
@@ -322,6 +333,7 @@ mod tests {
             time: None,
             moves: 1,
             draw_value: 0.0,
+            risk: None,
         }
     }
 

@@ -32,6 +32,11 @@ pub struct ProtocolArgs {
     /// Search threads (the midgame shares PV nodes between them, the solver its table). Default: every core.
     #[arg(long, default_value_t = all_cores())]
     threads: usize,
+    /// Think in the risk-aware style: the move whose value is reached with this confidence
+    /// in percent (95: safe, 5: risky, 50: the median); until the GUI changes it (NBoard
+    /// `set risk C`, GTP `oxello-risk C`; 0 = off). Default: the ordinary search.
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(1..=99))]
+    risk: Option<u32>,
 }
 
 /// The number of cores this machine offers (1 if unknown).
@@ -45,6 +50,7 @@ impl Default for ProtocolArgs {
             level: 12,
             hash: 64,
             threads: all_cores(),
+            risk: None,
         }
     }
 }
@@ -89,6 +95,7 @@ fn terminal_game(args: &ProtocolArgs, globals: &Globals, eval: Eval) -> Outcome 
     Terminal::new(&mut thinker, args.level)
         .with_book(book)
         .with_style(style)
+        .with_risk(args.risk)
         .run(&mut input, &mut out)
         .map_err(|e| format!("play: cannot read stdin or write stdout: {e}"))?;
     Ok(ExitCode::SUCCESS)
@@ -100,6 +107,16 @@ fn protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, globals: &Globals, 
     let book = load::book(globals)?;
     let input = std::io::BufReader::new(std::io::stdin());
     let out = Output::new(Box::new(std::io::stdout()));
-    engine::run(kind, input, out, thinker, EngineOptions { depth: args.level, book });
+    engine::run(
+        kind,
+        input,
+        out,
+        thinker,
+        EngineOptions {
+            depth: args.level,
+            book,
+            risk: args.risk,
+        },
+    );
     Ok(ExitCode::SUCCESS)
 }

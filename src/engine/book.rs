@@ -52,6 +52,7 @@ impl EngineBook {
                 depth: m.depth,
                 nodes: 0,
                 seconds: 0.0,
+                odds: None,
             })
             .collect()
     }
@@ -97,6 +98,8 @@ impl Valuer for ThinkValuer<'_> {
             time: None,
             moves: 1,
             draw_value: 0.0,
+            // Book values are the ordinary search's.
+            risk: None,
         };
         // A search cut short is not stored: `Book::learn` asks `stopped` before storing.
         match think_position(self.thinker, &req, self.stop, &mut |_| {}) {

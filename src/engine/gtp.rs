@@ -26,6 +26,8 @@ pub struct GtpSession {
     history: Vec<usize>,
     thinker: Box<dyn Think>,
     book: super::book::EngineBook,
+    /// The risk-aware style's confidence in percent (`oxello-risk`); None: the ordinary search.
+    risk: Option<u32>,
 }
 
 type Answer = Result<String, String>;
@@ -39,6 +41,7 @@ impl GtpSession {
             history: Vec::new(),
             thinker,
             book: opts.book,
+            risk: opts.risk,
         }
     }
 
@@ -95,6 +98,7 @@ impl GtpSession {
                 time,
                 moves: 1,
                 draw_value: 0.0,
+                risk: self.risk,
             };
             think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}).map_or(Square::Pass, |r| r.best)
         };
@@ -239,6 +243,10 @@ impl GtpSession {
             Command::ListGames | Command::RulesGameId => "Othello".into(),
             Command::SetLevel(n) => {
                 self.depth = n.clamp(1, 60);
+                String::new()
+            }
+            Command::Risk(c) => {
+                self.risk = c;
                 String::new()
             }
             Command::RulesBoardSize => "8".into(),

@@ -26,6 +26,8 @@ pub struct NboardSession {
     depth: u32,
     /// Centidiscs from Black's point of view.
     contempt: i32,
+    /// The risk-aware style's confidence in percent (`set risk`); None: the ordinary search.
+    risk: Option<u32>,
     thinker: Box<dyn Think>,
     book: EngineBook,
     /// Games to learn, oldest first. A `learn` that later commands interrupt goes on when no
@@ -42,6 +44,7 @@ impl NboardSession {
             game: Game::default(),
             depth: opts.depth,
             contempt: 0,
+            risk: opts.risk,
             thinker,
             book: opts.book,
             learning: VecDeque::new(),
@@ -73,6 +76,7 @@ impl NboardSession {
             time,
             moves,
             draw_value,
+            risk: self.risk,
         }
     }
 
@@ -156,6 +160,7 @@ impl NboardSession {
                     time: None,
                     moves: 1,
                     draw_value: 0.0,
+                    risk: self.risk,
                 };
                 match think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}) {
                     Some(r) => r.score,
@@ -175,6 +180,7 @@ fn hint_line(book: bool, info: ThinkInfo) -> String {
         eval: info.score,
         games: 0,
         depth: info.depth,
+        odds: info.odds,
     }
     .to_string()
 }
@@ -194,6 +200,7 @@ impl Session for NboardSession {
             Command::Nboard(_) => out.line(&Reply::MyName(NAME.into()).to_string()),
             Command::SetDepth(d) => self.depth = d.clamp(1, 60),
             Command::SetContempt(c) => self.contempt = c,
+            Command::SetRisk(c) => self.risk = c,
             Command::SetGame(g) => self.game = g.game,
             Command::Move(ply) => {
                 if let Err(e) = self.game.play_forcing_pass(ply) {

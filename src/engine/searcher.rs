@@ -9,6 +9,7 @@ use crate::search::endgame::OrderingEval;
 use crate::search::levels::{Level, Levels};
 use crate::search::midgame::Searcher;
 use crate::search::request::{DepthKind, Driver, Limits, Pruning, SearchInfo, SearchRequest};
+use crate::search::risk::{self, Risk, RiskLine};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -26,6 +27,19 @@ fn info(i: &SearchInfo, prefix: Option<Square>, sign: f64, start: Instant, nodes
         depth: SearchDepth::from(i.kind),
         nodes: nodes_before + i.nodes,
         seconds: start.elapsed().as_secs_f64(),
+        odds: None,
+    }
+}
+
+/// A root move of the risk-aware style as a reported line.
+fn risk_info(l: &RiskLine) -> ThinkInfo {
+    ThinkInfo {
+        pv: l.pv.clone(),
+        score: f64::from(l.score),
+        depth: SearchDepth::from(l.kind),
+        nodes: l.nodes,
+        seconds: l.time.as_secs_f64(),
+        odds: Some(l.odds),
     }
 }
 
@@ -142,18 +156,85 @@ impl SearchThinker {
     }
 }
 
+impl SearchThinker {
+    /// The risk-aware style at `confidence` (`req.moves` > 1: every move valued, as `hint`).
+    fn risk(
+        &mut self,
+        req: &ThinkRequest,
+        sreq: &SearchRequest,
+        confidence: u32,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(ThinkInfo),
+    ) -> ThinkResult {
+        let start = Instant::now();
+        let all = req.moves > 1;
+        let lines = risk::search(
+            &mut self.searcher,
+            sreq,
+            Risk::new(confidence),
+            self.eval.as_ref(),
+            stop,
+            all,
+            &mut |lines| {
+                for l in lines.iter().take(req.moves.max(1)) {
+                    report(risk_info(l));
+                }
+            },
+        );
+        let b = req.position.board;
+        // Stopped before the first iteration: any legal move.
+        let first = Square::At(b.moves().trailing_zeros() as u8);
+        match lines.first() {
+            Some(l) => ThinkResult {
+                best: l.pv.first().copied().unwrap_or(first),
+                score: f64::from(l.score),
+                depth: SearchDepth::from(l.kind),
+                pv: l.pv.clone(),
+                nodes: l.nodes,
+                seconds: start.elapsed().as_secs_f64(),
+            },
+            None => ThinkResult {
+                best: first,
+                score: 0.0,
+                depth: SearchDepth::Plies(0),
+                pv: vec![first],
+                nodes: 0,
+                seconds: start.elapsed().as_secs_f64(),
+            },
+        }
+    }
+}
+
 impl Think for SearchThinker {
     fn think(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
-        if req.moves > 1 {
-            return self.hint(req, stop, report);
-        }
         let start = Instant::now();
         let level = self.levels.get(req.depth);
-        let sreq = self.request(req.position.board, level, level.depth.max(1), req.time);
+        let b = req.position.board;
+        let sreq = self.request(b, level, level.depth.max(1), req.time);
+        // The style's lines carry the chances; within the solve depths the ordinary search
+        // answers (σ = 0 there) and its lines get the chances of its result.
+        let mpc = req.risk.map(|_| self.searcher.mpc.clone());
+        let mut report = |mut i: ThinkInfo| {
+            if let Some(mpc) = &mpc
+                && i.odds.is_none()
+            {
+                let depth = match i.depth {
+                    SearchDepth::Plies(d) | SearchDepth::Selective { depth: d, .. } => Some(d),
+                    _ => None,
+                };
+                i.odds = Some(risk::odds(mpc, b.empty_count(), i.score.round() as i32, depth));
+            }
+            report(i)
+        };
+        if let Some(c) = req.risk.filter(|_| !risk::solved_by_search(&sreq)) {
+            return self.risk(req, &sreq, c, stop, &mut report);
+        }
+        if req.moves > 1 {
+            return self.hint(req, stop, &mut report);
+        }
         let r = self
             .searcher
             .run(&sreq, self.eval.as_ref(), stop, &mut |i| report(info(i, None, 1.0, start, 0)));
-        let b = req.position.board;
         // The search always yields a move when the side to move has one; keep a legal fallback.
         let best = match r.best {
             Some(Square::At(sq)) if b.moves() >> sq & 1 != 0 => Square::At(sq),
@@ -191,6 +272,7 @@ mod tests {
             time: None,
             moves: 1,
             draw_value: 0.0,
+            risk: None,
         };
         let mut lines = Vec::new();
         let r = t.think(&req, &stop, &mut |i| lines.push(i));

@@ -124,8 +124,9 @@ fn colour_name(c: Color) -> &'static str {
 
 /// One report of the engine's search: depth, score, nodes, line.
 fn thinking_line(i: &ThinkInfo) -> String {
+    let odds = i.odds.map(|o| format!(" {o}")).unwrap_or_default();
     format!(
-        "  {:<14} score {:+6.2} nodes {:>10}  {}",
+        "  {:<14} score {:+6.2}{odds} nodes {:>10}  {}",
         depth_label(i.depth),
         i.score,
         i.nodes,
@@ -141,6 +142,8 @@ pub struct Terminal<'a> {
     engine_clock: Option<Duration>,
     book: EngineBook,
     style: Style,
+    /// The risk-aware style's confidence in percent; None: the ordinary search.
+    risk: Option<u32>,
 }
 
 impl<'a> Terminal<'a> {
@@ -153,7 +156,13 @@ impl<'a> Terminal<'a> {
             engine_clock: None,
             book: EngineBook::default(),
             style: Style::default(),
+            risk: None,
         }
+    }
+
+    /// Thinks in the risk-aware style at this confidence (`--risk`).
+    pub fn with_risk(self, risk: Option<u32>) -> Terminal<'a> {
+        Terminal { risk, ..self }
     }
 
     /// Plays book moves while the position is in `book`.
@@ -293,6 +302,7 @@ impl<'a> Terminal<'a> {
                     .map(|c| move_budget(c.as_secs_f64(), None, pos.board.empty_count())),
                 moves: 1,
                 draw_value: 0.0,
+                risk: self.risk,
             };
             let t0 = Instant::now();
             let mut progress = Progress {
@@ -342,6 +352,7 @@ impl<'a> Terminal<'a> {
             time: None,
             moves,
             draw_value: 0.0,
+            risk: self.risk,
         };
         let mut last = Vec::new();
         let mut progress = Progress {

@@ -29,6 +29,7 @@ pub const COMMANDS: &[&str] = &[
     "set_game",
     "list_games",
     "set_level",
+    "oxello-risk",
     "gogui-rules_game_id",
     "gogui-rules_board_size",
     "gogui-rules_board",
@@ -70,6 +71,9 @@ pub enum Command {
     ListGames,
     /// Search level (neural-reversi's `set_level`): our midgame depth.
     SetLevel(u32),
+    /// `oxello-risk <c>`: the risk-aware search style at confidence c percent (1-99); 0 or
+    /// `off`: the ordinary search.
+    Risk(Option<u32>),
     RulesGameId,
     RulesBoardSize,
     RulesBoard,
@@ -204,6 +208,10 @@ pub fn parse(line: &str) -> Result<Option<Request>, ParseError> {
         "set_game" => Command::SetGame(args.to_string()),
         "list_games" => Command::ListGames,
         "set_level" => Command::SetLevel(int(args)?),
+        "oxello-risk" => Command::Risk(
+            super::risk_confidence(args)
+                .ok_or_else(|| fail("syntax error (expected a confidence in percent 1-99, or 0 or off)"))?,
+        ),
         "gogui-rules_game_id" => Command::RulesGameId,
         "gogui-rules_board_size" => Command::RulesBoardSize,
         "gogui-rules_board" => Command::RulesBoard,

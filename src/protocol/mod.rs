@@ -89,9 +89,33 @@ pub(crate) fn whole_int<T: std::str::FromStr>(args: &str) -> Option<T> {
     whole(args, integer_text).and_then(|t| t.strip_prefix('+').unwrap_or(t).parse().ok())
 }
 
+/// The risk-aware style's setting (NBoard `set risk`, GTP `oxello-risk`): a confidence 1-99
+/// in percent, or 0 / `off` for the ordinary search (Some(None)); None when malformed.
+pub(crate) fn risk_confidence(args: &str) -> Option<Option<u32>> {
+    if args.trim().eq_ignore_ascii_case("off") {
+        return Some(None);
+    }
+    match whole_int::<u32>(args)? {
+        0 => Some(None),
+        c if c <= 99 => Some(Some(c)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn risk_settings() {
+        assert_eq!(risk_confidence("95"), Some(Some(95)));
+        assert_eq!(risk_confidence(" 5 "), Some(Some(5)));
+        assert_eq!(risk_confidence("0"), Some(None));
+        assert_eq!(risk_confidence("OFF"), Some(None));
+        for bad in ["100", "-5", "x", "", "50%", "5 5"] {
+            assert_eq!(risk_confidence(bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn depth_strings() {

@@ -4,6 +4,7 @@ use super::{SearchDepth, fixed, token, whole, whole_int};
 use crate::board::Square;
 use crate::game::Ply;
 use crate::ggf::{GgfGame, parse_ply};
+use crate::search::dist::Odds;
 use nom::Parser;
 use nom::character::complete::space0;
 use std::fmt;
@@ -19,6 +20,9 @@ pub enum Command {
     SetGame(Box<GgfGame>),
     /// `set contempt <n>`: draw value in centidiscs from Black's point of view.
     SetContempt(i32),
+    /// `set risk <c>`: the risk-aware search style at confidence c percent (1-99); 0 or
+    /// `off`: the ordinary search (an oxello extension).
+    SetRisk(Option<u32>),
     /// `move <mv>[/<eval>[/<time>]]` (slashes or spaces): play it.
     Move(Ply),
     /// `hint <n>`: stream evaluations of the best `n` moves.
@@ -39,7 +43,10 @@ impl Command {
     /// Whether this command must stop a running search when it arrives. Settings do not: the
     /// GUI always follows them with `ping`, which does.
     pub fn interrupts(&self) -> bool {
-        !matches!(self, Command::SetDepth(_) | Command::SetContempt(_) | Command::Ignored(_))
+        !matches!(
+            self,
+            Command::SetDepth(_) | Command::SetContempt(_) | Command::SetRisk(_) | Command::Ignored(_)
+        )
     }
 }
 
@@ -90,7 +97,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
     }
 }
 
-/// `set depth|game|contempt|myname ...`; unknown variables are ignored.
+/// `set depth|game|contempt|risk|myname ...`; unknown variables are ignored.
 fn parse_set(line: &str, args: &str) -> Result<Command, ParseError> {
     let err = |what: &str| Err(ParseError(format!("cannot parse '{line}': {what}")));
     let Ok((value, (name, _))) = (token, space0).parse(args) else {
@@ -104,6 +111,10 @@ fn parse_set(line: &str, args: &str) -> Result<Command, ParseError> {
         "contempt" => match whole_int(value) {
             Some(c) => Ok(Command::SetContempt(c)),
             None => err("expected a contempt in centidiscs"),
+        },
+        "risk" => match super::risk_confidence(value) {
+            Some(c) => Ok(Command::SetRisk(c)),
+            None => err("expected a confidence in percent (1-99), or 0 or off"),
         },
         "game" => match GgfGame::parse(value) {
             Ok(g) => Ok(Command::SetGame(Box::new(g))),
@@ -137,13 +148,15 @@ pub enum Reply {
     Status(String),
     /// `=== <mv>[/<eval>[/<time>]]`: our move for `go`. Eval in discs, time in seconds.
     Move(Ply),
-    /// `search|book <pv> <eval> <games> <depth>`: one hint, eval from the mover's view.
+    /// `search|book <pv> <eval> <games> <depth> [win W% draw D%]`: one hint, eval and odds
+    /// from the mover's view (the odds in the free text the protocol allows after the depth).
     Hint {
         book: bool,
         pv: Vec<Square>,
         eval: f64,
         games: u32,
         depth: SearchDepth,
+        odds: Option<Odds>,
     },
     /// `nodestats <nodes> <seconds>` since the start of the current search.
     NodeStats { nodes: u64, seconds: f64 },
@@ -174,10 +187,15 @@ impl fmt::Display for Reply {
                 eval,
                 games,
                 depth,
+                odds,
             } => {
                 let kind = if *book { "book" } else { "search" };
                 let pv = if pv.is_empty() { "PA".to_string() } else { format_pv(pv) };
-                write!(f, "{kind} {pv} {} {games} {depth}", fixed(*eval, 2))
+                write!(f, "{kind} {pv} {} {games} {depth}", fixed(*eval, 2))?;
+                match odds {
+                    Some(o) => write!(f, " {o}"),
+                    None => Ok(()),
+                }
             }
             Reply::NodeStats { nodes, seconds } => write!(f, "nodestats {nodes} {}", fixed(*seconds, 3)),
             Reply::Analysis { moves_made, eval } => write!(f, "analysis {moves_made} {}", fixed(*eval, 2)),
@@ -205,6 +223,9 @@ mod tests {
         assert!(matches!(ok("  set   depth  60 "), Command::SetDepth(60)));
         assert!(matches!(ok("set contempt -100"), Command::SetContempt(-100)));
         assert!(matches!(ok("set contempt 100"), Command::SetContempt(100)));
+        assert!(matches!(ok("set risk 95"), Command::SetRisk(Some(95))));
+        assert!(matches!(ok("set risk off"), Command::SetRisk(None)));
+        assert!(parse("set risk 100").is_err());
         assert!(matches!(ok("set myname Fred"), Command::Ignored(_)));
         assert!(matches!(ok("set colour blue"), Command::Ignored(_)));
     }
@@ -375,14 +396,26 @@ mod tests {
             eval: 0.5,
             games: 0,
             depth: SearchDepth::Plies(10),
+            odds: None,
         };
         assert_eq!(r(hint), "search D6-C3-PA-C4 0.50 0 10");
+        // The risk-aware style's chances go in the free text after the depth.
+        let hint = Reply::Hint {
+            book: false,
+            pv: vec![sq("d6")],
+            eval: 0.5,
+            games: 0,
+            depth: SearchDepth::Plies(10),
+            odds: Some(Odds { win: 0.625, draw: 0.01 }),
+        };
+        assert_eq!(r(hint), "search D6 0.50 0 10 win 62.5% draw 1.0%");
         let book = Reply::Hint {
             book: true,
             pv: vec![],
             eval: -2.0,
             games: 12,
             depth: SearchDepth::Exact,
+            odds: None,
         };
         assert_eq!(r(book), "book PA -2.00 12 100%");
         assert_eq!(

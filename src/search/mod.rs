@@ -1,6 +1,7 @@
 //! Search: midgame PVS/MTD(f), exact endgame solver, transposition table, levels, kernel choice.
 
 pub mod busy;
+pub mod dist;
 pub mod endcut;
 pub mod endgame;
 pub mod kernel;
@@ -8,5 +9,6 @@ pub mod levels;
 pub mod midgame;
 pub mod mpc;
 pub mod request;
+pub mod risk;
 pub mod stack;
 pub mod tt;

@@ -65,7 +65,7 @@ pub fn confidence(t: f64) -> u32 {
 }
 
 /// Φ(x) from the Abramowitz–Stegun 7.1.26 erf approximation (error < 1.5e-7).
-fn normal_cdf(x: f64) -> f64 {
+pub(crate) fn normal_cdf(x: f64) -> f64 {
     let z = x.abs() / std::f64::consts::SQRT_2;
     let t = 1.0 / (1.0 + 0.327_591_1 * z);
     let y = 1.0
