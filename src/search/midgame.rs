@@ -49,6 +49,8 @@ pub struct Searcher {
     solver: Solver,
     /// Multi-ProbCut parameters (the embedded table unless replaced).
     pub mpc: MpcTable,
+    /// The root's window (`run_window`); (-INF, INF) for `run`.
+    window: (i32, i32),
 }
 
 /// A PV node's younger brothers shared out between threads (`Run::scan`).
@@ -96,6 +98,8 @@ struct Run<'a, K> {
     aborted: bool,
     /// Threads that search the younger brothers of a PV node together (1: no splitting).
     split_threads: usize,
+    /// The root's window: the aspiration windows stay inside it, a value outside is a bound.
+    window: (i32, i32),
     history: [u32; 64],
     kernel: PhantomData<K>,
 }
@@ -107,6 +111,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb.max(4) * 3 / 4),
             solver: Solver::new(hash_mb.max(4) / 4),
             mpc: MpcTable::embedded().unwrap_or_default(),
+            window: (-INF, INF),
         }
     }
 
@@ -155,10 +160,29 @@ impl Searcher {
             board: b.pass(),
             ..req.clone()
         };
+        let window = self.window;
+        self.window = (-window.1, -window.0);
         let mut r = self.run_threads(&passed, eval, stop, start, &mut flipped);
+        self.window = window;
         r.score = -r.score;
         r.pv.insert(0, Square::Pass);
         r.best = Some(Square::Pass);
+        r
+    }
+
+    /// `run` with the root's value wanted only inside (alpha, beta): a fail-soft value at or
+    /// below alpha is an upper bound, at or above beta a lower bound (the risk-aware style's
+    /// leaves). Solves within the solve depths are exact all the same.
+    pub fn run_window(
+        &mut self,
+        req: &SearchRequest,
+        eval: &dyn OrderingEval,
+        stop: &AtomicBool,
+        (alpha, beta): (i32, i32),
+    ) -> SearchResult {
+        self.window = (alpha.max(-INF), beta.min(INF));
+        let r = self.run(req, eval, stop, &mut |_| {});
+        self.window = (-INF, INF);
         r
     }
 
@@ -176,6 +200,7 @@ impl Searcher {
         self.solver.threads = req.threads.max(1);
         let kernel = self.solver.kernel;
         let args = RunArgs {
+            window: self.window,
             tt: &self.tt,
             eval,
             mpc: &self.mpc,
@@ -189,6 +214,7 @@ impl Searcher {
 
 /// What one thread's `Run` is made of, besides its solver.
 struct RunArgs<'a> {
+    window: (i32, i32),
     tt: &'a TranspositionTable,
     eval: &'a dyn OrderingEval,
     mpc: &'a MpcTable,
@@ -211,6 +237,7 @@ fn think(kernel: Kernel, args: RunArgs<'_>, solver: &mut Solver, report: &mut dy
 impl<'a, K> Run<'a, K> {
     fn new(args: RunArgs<'a>, solver: &'a mut Solver) -> Run<'a, K> {
         let RunArgs {
+            window,
             tt,
             eval,
             mpc,
@@ -241,6 +268,7 @@ impl<'a, K> Run<'a, K> {
             nodes: 0,
             aborted: false,
             split_threads: req.threads.max(1),
+            window,
             history: [0; 64],
             kernel: PhantomData,
         }
@@ -269,6 +297,7 @@ impl<'a, K> Run<'a, K> {
             nodes: 0,
             aborted: false,
             split_threads: 1,
+            window: self.window,
             history: self.history,
             kernel: PhantomData,
         }
@@ -744,20 +773,21 @@ macro_rules! midgame_impl {
             fn root_pvs(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Vec<Square>) -> i32 {
                 let f = Features::new(self.deltas, b);
                 let mut delta = ASPIRATION;
+                let (lo, hi) = self.window;
                 let (mut alpha, mut beta) = if depth <= 2 {
-                    (-INF, INF)
+                    (lo, hi)
                 } else {
-                    (guess - delta, guess + delta)
+                    ((guess - delta).max(lo), (guess + delta).min(hi))
                 };
                 loop {
-                    let s = self.pvs(b, &f, alpha.max(-INF), beta.min(INF), depth, pv);
+                    let s = self.pvs(b, &f, alpha, beta, depth, pv);
                     if self.aborted {
                         return s;
                     }
-                    if s <= alpha && alpha > -INF {
-                        alpha = (s - delta).max(-INF);
-                    } else if s >= beta && beta < INF {
-                        beta = (s + delta).min(INF);
+                    if s <= alpha && alpha > lo {
+                        alpha = (s - delta).max(lo);
+                    } else if s >= beta && beta < hi {
+                        beta = (s + delta).min(hi);
                     } else {
                         return s;
                     }

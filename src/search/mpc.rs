@@ -77,7 +77,7 @@ pub(crate) fn normal_cdf(x: f64) -> f64 {
 }
 
 /// Φ⁻¹(p) by bisection on an erf approximation (Abramowitz–Stegun 7.1.26): plenty for t.
-fn inverse_normal(p: f64) -> f64 {
+pub(crate) fn inverse_normal(p: f64) -> f64 {
     let (mut lo, mut hi) = (-10.0, 10.0);
     for _ in 0..100 {
         let mid = (lo + hi) / 2.0;
