@@ -55,6 +55,10 @@ pub struct MatchArgs {
     resume: bool,
     #[arg(long)]
     json: bool,
+    /// Play each opening once, A as the side to move after it (e.g. openings where the side
+    /// to move is behind: A always plays from behind); default: twice, colours swapped.
+    #[arg(long)]
+    a_to_move: bool,
 }
 
 pub fn run(command: Command) -> Outcome {
@@ -83,6 +87,7 @@ pub fn run(command: Command) -> Outcome {
         clock: args.time.map(|s| Duration::from_secs_f64(s.clamp(0.1, 1e6))),
         sprt,
         progress: !args.json,
+        a_to_move: args.a_to_move,
     };
     let r = enginematch::run(&args.engine_a, &args.engine_b, lines, &opts, &previous, &mut file)?;
     let (elo, lo, hi) = r.elo();

@@ -30,7 +30,7 @@ pub enum Command {
     ProbcutReport(ProbcutReportArgs),
     /// Match the selected evaluation against the bootstrap one at equal depth (both colours).
     EvalMatch(EvalMatchArgs),
-    /// Write balanced openings: random N-ply lines whose search score is within ±max discs.
+    /// Write openings: random N-ply lines whose search score is within ±max discs (or in a band).
     Openings(OpeningsArgs),
 }
 
@@ -239,9 +239,15 @@ pub struct OpeningsArgs {
     /// Selectivity of that search (Multi-ProbCut confidence in percent; 100: none).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100))]
     selectivity: u32,
-    /// Keep a candidate when its value is within this many discs of 0.
-    #[arg(long, default_value_t = 2)]
+    /// Keep a candidate when its value is within this many discs of 0 (with --min-score: at
+    /// most this, signed).
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
     max_score: i32,
+    /// Keep a candidate only when its value (for the side to move, signed) is at least this:
+    /// with --max-score a band, e.g. --min-score 4 --max-score 10 (the side to move ahead by
+    /// 4-10 discs) or --min-score -10 --max-score -4 (behind by 4-10).
+    #[arg(long, allow_negative_numbers = true)]
+    min_score: Option<i32>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
 }
@@ -261,7 +267,7 @@ pub fn run(command: Command, globals: &Globals, eval: &(dyn OrderingEval + Sync)
                 args.plies,
                 args.depth,
                 Pruning::from_percent(args.selectivity),
-                args.max_score,
+                args.min_score.unwrap_or(-args.max_score)..=args.max_score,
                 eval,
                 args.seed,
             ) {

@@ -144,14 +144,14 @@ pub fn parse_openings(text: &str) -> Result<Vec<Position>, (usize, NotationError
 }
 
 /// Generates `count` distinct balanced openings of `plies` random moves: positions whose
-/// `depth`-ply score (searched with `pruning`) is within `max_score` discs. Deterministic for
+/// `depth`-ply score (searched with `pruning`) is in `scores` (the side to move's view). Deterministic for
 /// a seed.
 pub fn generate_openings(
     count: usize,
     plies: u32,
     depth: u32,
     pruning: Pruning,
-    max_score: i32,
+    scores: std::ops::RangeInclusive<i32>,
     eval: &dyn OrderingEval,
     seed: u64,
 ) -> Vec<String> {
@@ -189,7 +189,7 @@ pub fn generate_openings(
             ..SearchRequest::fixed_depth(pos.board, depth)
         };
         let r = searcher.run(&req, eval, &stop, &mut |_| {});
-        if r.score.abs() <= max_score {
+        if scores.contains(&r.score) {
             out.push(line);
         }
     }
@@ -229,7 +229,7 @@ mod tests {
 
     #[test]
     fn openings_are_balanced_distinct_and_parse_back() {
-        let o = generate_openings(6, 6, 2, Pruning::None, 6, &Mobility, 3);
+        let o = generate_openings(6, 6, 2, Pruning::None, -6..=6, &Mobility, 3);
         assert_eq!(o.len(), 6);
         let parsed = parse_openings(&o.join("\n")).expect("valid");
         assert_eq!(parsed.len(), 6);
@@ -241,7 +241,7 @@ mod tests {
 
     #[test]
     fn match_counts_both_colours_and_a_better_eval_wins() {
-        let openings = parse_openings(&generate_openings(6, 4, 2, Pruning::None, 10, &Discs, 5).join("\n")).expect("valid");
+        let openings = parse_openings(&generate_openings(6, 4, 2, Pruning::None, -10..=10, &Discs, 5).join("\n")).expect("valid");
         let s = run_match(&player("mob", &Mobility), &player("discs", &Discs), &openings, 2, 2, false);
         assert_eq!(s.games(), 12);
         assert!(s.percent() > 50.0, "{s:?}");

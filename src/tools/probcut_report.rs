@@ -155,7 +155,7 @@ pub fn table2(opts: &ReportOptions, mpc: &MpcTable, eval: &(dyn OrderingEval + S
 
 /// Table 1: (t, score of the ProbCut side) per threshold.
 pub fn table1(opts: &ReportOptions, eval: &(dyn OrderingEval + Sync), progress: bool) -> Vec<(f64, Score)> {
-    let openings: Vec<Position> = generate_openings(opts.games.div_ceil(2), 8, 4, Pruning::None, 4, eval, opts.seed)
+    let openings: Vec<Position> = generate_openings(opts.games.div_ceil(2), 8, 4, Pruning::None, -4..=4, eval, opts.seed)
         .iter()
         .filter_map(|l| crate::board::notation::play_transcript(Position::start(), l).ok())
         .filter_map(|l| l.last().copied())

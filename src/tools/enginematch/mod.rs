@@ -71,6 +71,20 @@ pub struct Outcome {
 const CLOCK_SLACK: Duration = Duration::from_secs(1);
 
 /// Plays one game from `opening`; `clock` is each side's time for the whole game.
+/// The side to move after `opening` (played as `play_game` plays it).
+fn opening_mover(opening: &[Square]) -> Color {
+    let mut game = Game::new(Position::start());
+    for &mv in opening {
+        if game.position().board.moves() == 0 && game.play(Ply::bare(Square::Pass)).is_err() {
+            break;
+        }
+        if game.play(Ply::bare(mv)).is_err() {
+            break;
+        }
+    }
+    game.position().to_move
+}
+
 fn play_game(
     black: &mut (dyn Player + 'static),
     white: &mut (dyn Player + 'static),
@@ -228,6 +242,9 @@ pub struct MatchOptions {
     /// Stop as soon as this test accepts a hypothesis.
     pub sprt: Option<Sprt>,
     pub progress: bool,
+    /// Each opening once, A playing the side to move after it (positions where one side is
+    /// ahead: A is always the side behind, or always the one ahead); else twice, colours swapped.
+    pub a_to_move: bool,
 }
 
 /// Plays every opening twice; `ggf` receives each game as one line. Engines are command lines,
@@ -243,12 +260,21 @@ pub fn run(
     ggf: &mut dyn Write,
 ) -> Result<MatchResult, String> {
     let mut result = MatchResult::default();
-    let total = openings.len() * 2;
+    let total = openings.len() * if opts.a_to_move { 1 } else { 2 };
     if previous.len() > total {
         return Err(format!("{} games already played, the match has {total}", previous.len()));
     }
     'games: for (i, opening) in openings.iter().enumerate() {
-        for a_black in [true, false] {
+        let colours: &[bool] = if opts.a_to_move {
+            if opening_mover(opening) == Color::Black {
+                &[true]
+            } else {
+                &[false]
+            }
+        } else {
+            &[true, false]
+        };
+        for &a_black in colours {
             let k = result.games() as usize;
             let (game, black_minus_white, forfeit) = match previous.get(k) {
                 Some(done) => resumed(done, opening, a_black).map_err(|e| format!("game {} of the played games: {e}", k + 1))?,
