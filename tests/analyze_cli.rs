@@ -64,3 +64,35 @@ fn bench_signature_is_deterministic() {
     assert_eq!(nodes(&a), nodes(&b));
     assert!(nodes(&a).parse::<u64>().expect("nodes") > 1000);
 }
+
+#[test]
+fn analyze_risk_reports_chances() {
+    // The risk-aware style values every move (its value at the confidence) with its chances.
+    let (code, out) = run(&["analyze", "--moves", "f5d6c3", "--depth", "4", "--risk", "95", "--json"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    for l in &lines {
+        let win: f64 = field(l, "win").parse().expect("win");
+        let draw: f64 = field(l, "draw").parse().expect("draw");
+        assert!((0.0..=1.0).contains(&win) && (0.0..=1.0).contains(&(win + draw)), "{l}");
+        assert_eq!(field(l, "depth"), "4");
+    }
+    let scores: Vec<i32> = lines.iter().map(|l| field(l, "score").parse().expect("score")).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{out}");
+    // A safe value is no higher than the risky one of the same move.
+    let (_, risky) = run(&["analyze", "--moves", "f5d6c3", "--depth", "4", "--risk", "5", "--json"]);
+    let value = |out: &str, mv: &str| -> i32 {
+        out.lines()
+            .find(|l| field(l, "move") == mv)
+            .and_then(|l| field(l, "score").parse().ok())
+            .expect("the move")
+    };
+    for mv in ["d3", "f3", "f4", "g5"] {
+        assert!(value(&out, mv) <= value(&risky, mv), "{mv}: {out}\n{risky}");
+    }
+    let (code, text) = run(&["analyze", "--moves", "f5d6c3", "--depth", "4", "--risk", "50"]);
+    assert_eq!(code, 0);
+    assert!(text.contains("win%  draw%"), "{text}");
+    assert_eq!(run(&["analyze", "--risk", "100"]).0, 2);
+}

@@ -86,6 +86,11 @@ pub struct AnalyzeArgs {
     driver: Driver,
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Value the moves in the risk-aware style: each move's value reached with this confidence
+    /// in percent (95: pessimistic, 5: optimistic, 50: the median) and its chances (win%,
+    /// draw%). Default: the ordinary search.
+    #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(1..=99))]
+    risk: Option<u32>,
     /// Search threads (lazy SMP).
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -195,7 +200,10 @@ fn analyze(args: &AnalyzeArgs, globals: &Globals, eval: &(dyn OrderingEval + Syn
     }
     let mut searcher = Searcher::new(args.hash);
     searcher.mpc = load::mpc(globals.params.as_deref())?;
-    let result = analyze::analyze(&pos.board, depth, args.driver, eval, &mut searcher);
+    let result = match args.risk {
+        Some(c) => analyze::analyze_risk(&pos.board, depth, args.driver, eval, &mut searcher, c),
+        None => analyze::analyze(&pos.board, depth, args.driver, eval, &mut searcher),
+    };
     print!("{}", analyze::format(&result, args.json));
     Ok(ExitCode::SUCCESS)
 }

@@ -2,9 +2,11 @@
 
 use super::json::JsonObject;
 use crate::board::{Board, Square};
+use crate::search::dist::Odds;
 use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
 use crate::search::request::{DepthKind, Driver, Limits, Pruning, SearchRequest};
+use crate::search::risk::{self, Risk};
 use std::sync::atomic::AtomicBool;
 
 /// How deep to look at each move.
@@ -28,6 +30,8 @@ pub struct MoveScore {
     pub kind: DepthKind,
     pub nodes: u64,
     pub pv: Vec<Square>,
+    /// The chances of the side to move after this move (the risk-aware style's analysis).
+    pub odds: Option<Odds>,
 }
 
 /// Scores every legal move of `b` (a single `pa` entry when the side to move must pass).
@@ -66,6 +70,7 @@ pub fn analyze(
                     kind: DepthKind::Midgame { depth: 0, percent: 100 },
                     nodes: 1,
                     pv: vec![mv],
+                    odds: None,
                 };
             }
             let req = SearchRequest {
@@ -97,11 +102,63 @@ pub fn analyze(
                 kind,
                 nodes: r.nodes,
                 pv,
+                odds: None,
             }
         })
         .collect();
     out.sort_by_key(|m| std::cmp::Reverse(m.score));
     out
+}
+
+/// Every legal move of `b` valued by the risk-aware style at `confidence` percent (its value
+/// at that confidence and its chances), best first. Within the solve depths, or without a
+/// move or a depth, the ordinary analysis, with the chances of its values.
+pub fn analyze_risk(
+    b: &Board,
+    depth: AnalyzeDepth,
+    driver: Driver,
+    eval: &dyn OrderingEval,
+    searcher: &mut Searcher,
+    confidence: u32,
+) -> Vec<MoveScore> {
+    let req = SearchRequest {
+        board: *b,
+        limits: Limits {
+            depth: Some(depth.depth),
+            ..Limits::default()
+        },
+        exact_empties: depth.exact_empties,
+        wld_empties: depth.wld_empties,
+        probable_empties: depth.probable_empties,
+        driver,
+        pruning: depth.pruning,
+        threads: depth.threads,
+    };
+    if b.moves() == 0 || depth.depth == 0 || risk::solved_by_search(&req) {
+        let mut moves = analyze(b, depth, driver, eval, searcher);
+        let empties = b.empty_count().saturating_sub(1);
+        for m in &mut moves {
+            let plies = match m.kind {
+                DepthKind::Midgame { depth, .. } => Some(depth.saturating_sub(1)),
+                _ => None,
+            };
+            m.odds = Some(risk::odds(&searcher.mpc, empties, m.score, plies));
+        }
+        return moves;
+    }
+    let stop = AtomicBool::new(false);
+    let lines = risk::search(searcher, &req, Risk::new(confidence), eval, &stop, true, &mut |_| {});
+    lines
+        .into_iter()
+        .map(|l| MoveScore {
+            mv: l.pv.first().copied().unwrap_or(Square::Pass),
+            score: l.score,
+            kind: l.kind,
+            nodes: l.nodes,
+            pv: l.pv,
+            odds: Some(l.odds),
+        })
+        .collect()
 }
 
 /// Depth as GUIs show it: `12`, `100%W`, `100%`.
@@ -116,8 +173,17 @@ pub fn pv_string(pv: &[Square]) -> String {
 /// Formats the analysis as a table or as JSON lines.
 pub fn format(moves: &[MoveScore], json: bool) -> String {
     let mut s = String::new();
+    let odds = moves.iter().any(|m| m.odds.is_some());
     if !json {
-        s.push_str(&format!("{:>4} {:>6} {:>6} {:>12}  pv\n", "move", "score", "depth", "nodes"));
+        let chances = if odds {
+            format!(" {:>6} {:>6}", "win%", "draw%")
+        } else {
+            String::new()
+        };
+        s.push_str(&format!(
+            "{:>4} {:>6}{chances} {:>6} {:>12}  pv\n",
+            "move", "score", "depth", "nodes"
+        ));
     }
     for m in moves {
         let depth = match m.kind {
@@ -125,9 +191,11 @@ pub fn format(moves: &[MoveScore], json: bool) -> String {
             _ => 60,
         };
         if json {
-            let o = JsonObject::new()
-                .str("move", &m.mv.to_string())
-                .int("score", m.score as i64)
+            let mut o = JsonObject::new().str("move", &m.mv.to_string()).int("score", m.score as i64);
+            if let Some(c) = m.odds {
+                o = o.float("win", c.win, 4).float("draw", c.draw, 4);
+            }
+            let o = o
                 .int("depth", depth)
                 .str("depth_string", &depth_string(m.kind))
                 .int("nodes", m.nodes as i64)
@@ -135,8 +203,12 @@ pub fn format(moves: &[MoveScore], json: bool) -> String {
             s.push_str(&o.finish());
             s.push('\n');
         } else {
+            let chances = m
+                .odds
+                .map(|c| format!(" {:>6.1} {:>6.1}", 100.0 * c.win, 100.0 * c.draw))
+                .unwrap_or_default();
             s.push_str(&format!(
-                "{:>4} {:>+6} {:>6} {:>12}  {}\n",
+                "{:>4} {:>+6}{chances} {:>6} {:>12}  {}\n",
                 m.mv,
                 m.score,
                 depth_string(m.kind),
