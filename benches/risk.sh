@@ -6,7 +6,7 @@
 # clock so that the clock, not the depth, decides.
 #
 # Usage: benches/risk.sh [SECONDS_PER_GAME] [BALANCED_COUNT] [CONFIDENCE...]
-#   defaults: 4 s per side and game, 24 balanced openings (48 games), confidences 5 50 95;
+#   defaults: 4 s per side and game, 24 balanced openings (48 games; 0: none), confidences 5 50 95;
 #   the confidence `none` plays the ordinary search against itself (the baseline: how often
 #   the side behind wins when both play alike).
 # The band openings were made with
@@ -29,7 +29,8 @@ printf '%-5s %-9s %-6s %-12s %-7s %-7s %-10s %-22s %-9s %-9s\n' risk openings ga
 for c in "${confidences[@]}"; do
   for set in balanced behind ahead; do
     case $set in
-      balanced) file="$root/book/openings.txt"; extra=(--count "$count") ;;
+      balanced) [ "$count" -gt 0 ] || continue
+        file="$root/book/openings.txt"; extra=(--count "$count") ;;
       *) file="$root/book/openings-$set.txt"; extra=(--a-to-move) ;;
     esac
     style=(--risk "$c")
