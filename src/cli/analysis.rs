@@ -86,7 +86,7 @@ pub struct AnalyzeArgs {
     driver: Driver,
     #[arg(long, default_value_t = 64)]
     hash: usize,
-    /// Search threads (lazy SMP).
+    /// Search threads (they share the moves of a node once its first move is searched).
     #[arg(long, default_value_t = 1)]
     threads: usize,
 }

@@ -8,5 +8,6 @@ pub mod levels;
 pub mod midgame;
 pub mod mpc;
 pub mod request;
+pub mod split;
 pub mod stack;
 pub mod tt;
