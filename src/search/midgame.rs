@@ -200,10 +200,18 @@ fn think(kernel: Kernel, args: RunArgs<'_>, solver: &mut Solver, report: &mut dy
             let pool = &pool;
             scope.spawn(move || helper_thread(kernel, args, helper_solver, pool));
         }
-        let r = main_thread(kernel, args, solver, Some(&pool), report);
-        pool.close();
-        r
+        // Closed on the way out even if the main thread panics, so the helpers never wait on.
+        let _close = ClosePool(&pool);
+        main_thread(kernel, args, solver, Some(&pool), report)
     })
+}
+
+struct ClosePool<'p>(&'p Pool);
+
+impl Drop for ClosePool<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }
 
 fn main_thread(

@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering}
 const SPINS: u32 = 20_000;
 
 /// A child's value not known (yet).
-pub const UNSEARCHED: i32 = i32::MIN;
+const UNSEARCHED: i32 = i32::MIN;
 
 /// The moves of one node shared between threads: each child's null-window value against `alpha`.
 pub struct SplitPoint {
