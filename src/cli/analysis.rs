@@ -91,7 +91,7 @@ pub struct AnalyzeArgs {
     /// draw%). Default: the ordinary search.
     #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(1..=99))]
     risk: Option<u32>,
-    /// Search threads (lazy SMP).
+    /// Search threads (they share the moves of a node once its first move is searched).
     #[arg(long, default_value_t = 1)]
     threads: usize,
 }

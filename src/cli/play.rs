@@ -29,7 +29,7 @@ pub struct ProtocolArgs {
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
-    /// Search threads (the midgame shares PV nodes between them, the solver its table). Default: every core.
+    /// Search threads (the midgame shares a node's moves once its first is searched, the solver its table). Default: every core.
     #[arg(long, default_value_t = all_cores())]
     threads: usize,
     /// Think in the risk-aware style: the move whose value is reached with this confidence

@@ -6,13 +6,15 @@ use super::endgame::{EXACT, OrderingEval, SolveMode, SolveParams, Solver};
 use super::kernel::Kernel;
 use super::mpc::{MpcTable, TO_END};
 use super::request::{DepthKind, Driver, PROBABLE_PERCENTS, Pruning, SearchInfo, SearchRequest, SearchResult};
+use super::split::{Pool, SplitPoint};
 use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
 use crate::board::{Board, Square};
 use crate::eval::incremental::{Deltas, Features};
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Selectivity recorded in the TT for full-width (non-pruned) midgame results.
@@ -34,8 +36,10 @@ const MAX_MPC_NESTING: u32 = 2;
 /// Null-window nodes this close to the leaves neither probe nor store the TT: the memory
 /// access costs more than the few leaves it saves.
 const TT_MIN_DEPTH: u32 = 3;
-/// PV nodes split their younger brothers between the threads at this remaining depth and above.
+/// PV nodes share their younger brothers with idle threads at this remaining depth and above.
 const SPLIT_MIN_DEPTH: u32 = 6;
+/// Null-window nodes do so from this remaining depth (their brothers are cheaper to refute).
+const SPLIT_NWS_DEPTH: u32 = 6;
 /// Null-window nodes at this remaining depth and above look up their children in the TT
 /// before ordering them (enhanced transposition cutoff): one child already known to refute
 /// the node saves the ordering searches and the move loop.
@@ -52,24 +56,6 @@ pub struct Searcher {
     /// The root's window (`run_window`); (-INF, INF) for `run`.
     window: (i32, i32),
 }
-
-/// A PV node's younger brothers shared out between threads (`Run::scan`).
-struct Scan<'w> {
-    board: &'w Board,
-    features: &'w Features,
-    children: &'w [(i32, usize, Board)],
-    alpha: i32,
-    depth: u32,
-    /// The next child to take.
-    next: &'w AtomicUsize,
-    /// Raised when the scan is over for every thread.
-    done: &'w AtomicBool,
-    /// Each child's value, `UNSEARCHED` until known.
-    values: &'w [AtomicI32],
-}
-
-/// A scanned child's value not known (yet).
-const UNSEARCHED: i32 = i32::MIN;
 
 /// Which compiled copy of the recursive functions a `Run` uses (see `search::kernel`).
 struct Portable;
@@ -96,8 +82,10 @@ struct Run<'a, K> {
     node_limit: Option<u64>,
     nodes: u64,
     aborted: bool,
-    /// Threads that search the younger brothers of a PV node together (1: no splitting).
-    split_threads: usize,
+    /// The helper threads and the split points offered to them (None: one thread).
+    pool: Option<&'a Pool>,
+    /// The innermost split point this thread is searching under: its cut stops the work.
+    split: Option<Arc<SplitPoint>>,
     /// The root's window: the aspiration windows stay inside it, a value outside is a bound.
     window: (i32, i32),
     history: [u32; 64],
@@ -186,8 +174,8 @@ impl Searcher {
         r
     }
 
-    /// The search proper. Several threads split the work at PV nodes (PVSplit): after the
-    /// first child, the younger brothers' null-window searches are shared out (`Run::scan`).
+    /// The search proper. Several threads share the work at split points (`search::split`):
+    /// once a node's first child is searched, idle threads take its younger brothers.
     /// A root within the solve depth also hands the solve to the solver's own threads.
     fn run_threads(
         &mut self,
@@ -213,6 +201,7 @@ impl Searcher {
 }
 
 /// What one thread's `Run` is made of, besides its solver.
+#[derive(Clone, Copy)]
 struct RunArgs<'a> {
     window: (i32, i32),
     tt: &'a TranspositionTable,
@@ -223,19 +212,62 @@ struct RunArgs<'a> {
     start: Instant,
 }
 
-/// Iterative deepening in the compiled copy `kernel` names.
+/// Iterative deepening in the compiled copy `kernel` names, with `req.threads - 1` helper
+/// threads waiting for split points for the length of the search.
 fn think(kernel: Kernel, args: RunArgs<'_>, solver: &mut Solver, report: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+    let threads = args.req.threads.max(1);
+    if threads == 1 {
+        return main_thread(kernel, args, solver, None, report);
+    }
+    let pool = Pool::default();
+    let mut solvers: Vec<Solver> = (1..threads).map(|_| Solver::with_table(solver.tt.clone())).collect();
+    std::thread::scope(|scope| {
+        for helper_solver in solvers.iter_mut() {
+            let pool = &pool;
+            scope.spawn(move || helper_thread(kernel, args, helper_solver, pool));
+        }
+        // Closed on the way out even if the main thread panics, so the helpers never wait on.
+        let _close = ClosePool(&pool);
+        main_thread(kernel, args, solver, Some(&pool), report)
+    })
+}
+
+struct ClosePool<'p>(&'p Pool);
+
+impl Drop for ClosePool<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+fn main_thread(
+    kernel: Kernel,
+    args: RunArgs<'_>,
+    solver: &mut Solver,
+    pool: Option<&Pool>,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
     let req = args.req;
     match kernel {
-        Kernel::Portable => Run::<Portable>::new(args, solver).think(&req.board, req, report),
+        Kernel::Portable => Run::<Portable>::new(args, solver, pool).think(&req.board, req, report),
         // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
         #[cfg(target_arch = "x86_64")]
-        Kernel::X86V3 => unsafe { Run::<X86V3>::new(args, solver).think(&req.board, req, report) },
+        Kernel::X86V3 => unsafe { Run::<X86V3>::new(args, solver, pool).think(&req.board, req, report) },
+    }
+}
+
+/// A helper has no node budget of its own: the main thread's count decides.
+fn helper_thread(kernel: Kernel, args: RunArgs<'_>, solver: &mut Solver, pool: &Pool) {
+    match kernel {
+        Kernel::Portable => Run::<Portable>::new(args, solver, Some(pool)).without_node_limit().help(),
+        // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
+        #[cfg(target_arch = "x86_64")]
+        Kernel::X86V3 => unsafe { Run::<X86V3>::new(args, solver, Some(pool)).without_node_limit().help() },
     }
 }
 
 impl<'a, K> Run<'a, K> {
-    fn new(args: RunArgs<'a>, solver: &'a mut Solver) -> Run<'a, K> {
+    fn new(args: RunArgs<'a>, solver: &'a mut Solver, pool: Option<&'a Pool>) -> Run<'a, K> {
         let RunArgs {
             window,
             tt,
@@ -267,51 +299,40 @@ impl<'a, K> Run<'a, K> {
             node_limit: req.limits.nodes,
             nodes: 0,
             aborted: false,
-            split_threads: req.threads.max(1),
+            pool,
+            split: None,
             window,
             history: [0; 64],
             kernel: PhantomData,
         }
     }
 
-    /// A helper for a PV split: the same search settings, its own solver and counters, no
-    /// node limit and no further splitting; `stop` ends it when the split is over.
-    fn helper<'b>(&self, stop: &'b AtomicBool, solver: &'b mut Solver) -> Run<'b, K>
-    where
-        'a: 'b,
-    {
-        Run {
-            tt: self.tt,
-            solver,
-            eval: self.eval,
-            deltas: self.deltas,
-            mpc: self.mpc,
-            t: self.t,
-            nbest: self.nbest,
-            selectivity: self.selectivity,
-            mpc_nesting: self.mpc_nesting,
-            stop,
-            start: self.start,
-            deadline: self.deadline,
-            node_limit: None,
-            nodes: 0,
-            aborted: false,
-            split_threads: 1,
-            window: self.window,
-            history: self.history,
-            kernel: PhantomData,
-        }
+    fn without_node_limit(mut self) -> Self {
+        self.node_limit = None;
+        self
     }
 
     /// Polls the stop flag, the clock and the node budget every few thousand nodes.
     #[inline]
     fn poll(&mut self) -> bool {
         if self.nodes.is_multiple_of(POLL_INTERVAL) && !self.aborted {
-            self.aborted = self.stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d)
-                || self.node_limit.is_some_and(|n| self.nodes >= n);
+            self.aborted = self.must_stop();
         }
         self.aborted
+    }
+
+    /// Stopped, out of time or nodes, or a brother at a split point above made the work useless.
+    fn must_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.node_limit.is_some_and(|n| self.nodes >= n)
+            || self.split.as_ref().is_some_and(|sp| sp.cut_here_or_above())
+    }
+
+    /// May this node share its moves? Only when a helper is waiting for work.
+    #[inline]
+    fn can_split(&self) -> bool {
+        self.pool.is_some_and(|p| p.has_idle())
     }
 
     fn evaluate(&self, b: &Board) -> i32 {
@@ -375,11 +396,16 @@ impl<'a, K> Run<'a, K> {
         line
     }
 
+    /// Nodes of this thread and of the helpers' finished jobs.
+    fn all_nodes(&self) -> u64 {
+        self.nodes + self.pool.map_or(0, |p| p.helper_nodes.load(Ordering::Relaxed))
+    }
+
     fn info(&self, kind: DepthKind, score: i32, pv: &[Square]) -> SearchInfo {
         SearchInfo {
             kind,
             score,
-            nodes: self.nodes,
+            nodes: self.all_nodes(),
             time: self.start.elapsed(),
             pv: pv.to_vec(),
         }
@@ -390,7 +416,7 @@ impl<'a, K> Run<'a, K> {
             best: info.pv.first().copied(),
             score: info.score,
             kind: info.kind,
-            nodes: self.nodes,
+            nodes: self.all_nodes(),
             time: self.start.elapsed(),
             pv: info.pv,
         }
@@ -550,10 +576,25 @@ macro_rules! midgame_impl {
                     {
                         return s;
                     }
-                    let width = self.nbest.unwrap_or(usize::MAX);
                     let mut list = Ordered::new();
                     self.ordered_moves(b, f, depth, alpha, tt_move, &mut list);
-                    for &(_, sq, child) in list.as_slice().iter().take(width) {
+                    let list = &list.as_slice()[..list.as_slice().len().min(self.nbest.unwrap_or(usize::MAX))];
+                    for (i, &(_, sq, child)) in list.iter().enumerate() {
+                        if i == 1 && depth >= SPLIT_NWS_DEPTH && list.len() > 2 && self.can_split() {
+                            // The eldest brother did not refute the node: share the others.
+                            let values = self.split_search(b, f, &list[1..], alpha, depth, true);
+                            for (v, &(_, sq, _)) in values.iter().zip(&list[1..]) {
+                                if let Some(v) = *v
+                                    && v > best
+                                {
+                                    (best, best_move) = (v, Some(sq));
+                                }
+                            }
+                            if let Some(sq) = best_move.filter(|_| best > alpha) {
+                                self.history[sq] += depth * depth;
+                            }
+                            break;
+                        }
                         let s = -self.nws(&child, &self.child_features(b, f, sq, &child), -alpha - 1, depth - 1);
                         if self.aborted || s > alpha {
                             (best, best_move) = (s, Some(sq));
@@ -652,22 +693,30 @@ macro_rules! midgame_impl {
                 let mut child_pv = Vec::new();
                 let mut list = Ordered::new();
                 self.ordered_moves(b, f, depth.max(2), alpha, tt_move, &mut list);
-                // Null-window values of the younger brothers found by the threads together.
-                let (mut scanned, mut scan_alpha): (Vec<Option<i32>>, i32) = (Vec::new(), alpha);
-                for (i, &(_, sq, child)) in list.as_slice().iter().enumerate() {
+                let list = list.as_slice();
+                // Null-window values of younger brothers found by the threads together, each with
+                // the alpha it was searched against.
+                let mut scanned: Vec<Option<(i32, i32)>> = vec![None; list.len()];
+                for (i, &(_, sq, child)) in list.iter().enumerate() {
                     let cf = self.child_features(b, f, sq, &child);
                     let mut s;
                     if i == 0 {
                         s = -self.pvs(&child, &cf, -beta, -alpha, depth - 1, &mut child_pv);
                     } else {
                         child_pv.clear();
-                        if i == 1 && self.split_threads > 1 && depth >= SPLIT_MIN_DEPTH && list.as_slice().len() > 2 {
-                            (scanned, scan_alpha) = (self.scan(b, f, &list.as_slice()[1..], alpha, depth), alpha);
+                        if scanned[i].is_none() && depth >= SPLIT_MIN_DEPTH && list.len() - i >= 2 && self.can_split() {
+                            let values = self.split_search(b, f, &list[i..], alpha, depth, true);
+                            for (slot, v) in scanned[i..].iter_mut().zip(values) {
+                                *slot = v.map(|v| (v, alpha));
+                            }
+                            if self.aborted {
+                                return best.max(alpha0);
+                            }
                         }
-                        // A value that failed high against the scan's alpha is a lower bound: above
+                        // A value that failed high against an older alpha is a lower bound: above
                         // today's alpha it goes to the re-search, below it says nothing.
-                        s = match scanned.get(i - 1).copied().flatten() {
-                            Some(v) if v <= scan_alpha || v > alpha => v,
+                        s = match scanned[i] {
+                            Some((v, a)) if v <= a || v > alpha => v,
                             _ => -self.nws(&child, &cf, -alpha - 1, depth - 1),
                         };
                         if s > alpha && s < beta && !self.aborted {
@@ -705,66 +754,74 @@ macro_rules! midgame_impl {
                 best
             }
 
-            /// The younger brothers' null-window values against `alpha` (parent's view), searched
-            /// by this thread and `split_threads - 1` helpers taking children in turn. None: not
-            /// searched (the scan stopped early: a cut-off, or the search was stopped).
+            /// The null-window values of `children` against `alpha` (parent's view), searched by
+            /// this thread and whichever helpers join. None: not searched (a brother was above
+            /// alpha and `stop_on_cut`, or the search was stopped).
             $(#[$attr])*
-            fn scan(&mut self, b: &Board, f: &Features, children: &[(i32, usize, Board)], alpha: i32, depth: u32) -> Vec<Option<i32>> {
-                let next = AtomicUsize::new(0);
-                let done = AtomicBool::new(false);
-                let values: Vec<AtomicI32> = children.iter().map(|_| AtomicI32::new(UNSEARCHED)).collect();
-                let mut solvers: Vec<Solver> =
-                    (1..self.split_threads).map(|_| Solver::with_table(self.solver.tt.clone())).collect();
-                let helpers: Vec<Run<'_, $k>> = solvers.iter_mut().map(|s| self.helper(&done, s)).collect();
-                let work = Scan {
-                    board: b,
-                    features: f,
-                    children,
-                    alpha,
-                    depth,
-                    next: &next,
-                    done: &done,
-                    values: &values,
-                };
-                let helper_nodes: u64 = std::thread::scope(|scope| {
-                    let handles: Vec<_> = helpers
-                        .into_iter()
-                        .map(|mut h| {
-                            let work = &work;
-                            scope.spawn(move || {
-                                // SAFETY: this copy runs only where `Kernel::detect` found its features.
-                                #[allow(unused_unsafe)]
-                                unsafe {
-                                    h.scan_share(work)
-                                };
-                                h.nodes
-                            })
-                        })
-                        .collect();
-                    self.scan_share(&work);
-                    // Also ends the helpers when this thread was stopped.
-                    done.store(true, Ordering::Relaxed);
-                    handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
-                });
-                self.nodes += helper_nodes;
-                values
-                    .iter()
-                    .map(|v| Some(v.load(Ordering::Relaxed)).filter(|&v| v != UNSEARCHED))
-                    .collect()
+            fn split_search(
+                &mut self,
+                b: &Board,
+                f: &Features,
+                children: &[(i32, usize, Board)],
+                alpha: i32,
+                depth: u32,
+                stop_on_cut: bool,
+            ) -> Vec<Option<i32>> {
+                let Some(pool) = self.pool else { return vec![None; children.len()] };
+                let sp = Arc::new(SplitPoint::new(
+                    *b,
+                    *f,
+                    children.iter().map(|&(_, sq, child)| (sq, child)).collect(),
+                    (alpha, depth, self.mpc_nesting),
+                    stop_on_cut,
+                    self.split.clone(),
+                ));
+                pool.publish(&sp);
+                self.share(&sp);
+                pool.withdraw(&sp);
+                // Wait for the helpers still inside, helping with the points below this one.
+                while sp.busy() {
+                    match pool.job_under(&sp) {
+                        Some(job) => {
+                            self.share(&job);
+                            job.leave();
+                        }
+                        None => std::hint::spin_loop(),
+                    }
+                }
+                // A cut of this point stopped this thread's own child, not its search.
+                self.aborted = self.must_stop();
+                sp.values()
             }
 
-            /// One thread's share of a scan: children in turn until none is left or the scan is over.
+            /// This thread's part of a split point: children in turn until none is left, the
+            /// point is cut or the search is stopped. Restores the thread's own split point.
             $(#[$attr])*
-            fn scan_share(&mut self, w: &Scan<'_>) {
-                while !w.done.load(Ordering::Relaxed) {
-                    let k = w.next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(_, sq, child)) = w.children.get(k) else { break };
-                    let cf = self.child_features(w.board, w.features, sq, &child);
-                    let v = -self.nws(&child, &cf, -w.alpha - 1, w.depth - 1);
+            fn share(&mut self, sp: &Arc<SplitPoint>) {
+                let outer = self.split.replace(sp.clone());
+                let nesting = std::mem::replace(&mut self.mpc_nesting, sp.mpc_nesting);
+                while let Some((k, sq, child)) = sp.take() {
+                    let cf = self.child_features(&sp.board, &sp.features, sq, &child);
+                    let v = -self.nws(&child, &cf, -sp.alpha - 1, sp.depth - 1);
                     if self.aborted {
                         break;
                     }
-                    w.values[k].store(v, Ordering::Relaxed);
+                    sp.record(k, v);
+                }
+                self.mpc_nesting = nesting;
+                self.split = outer;
+                self.aborted = self.must_stop();
+            }
+
+            /// A helper thread's life: jobs from the pool until the search is over.
+            $(#[$attr])*
+            fn help(&mut self) {
+                let Some(pool) = self.pool else { return };
+                while let Some(job) = pool.wait_for_job() {
+                    let before = self.nodes;
+                    self.share(&job);
+                    pool.helper_nodes.fetch_add(self.nodes - before, Ordering::Relaxed);
+                    job.leave();
                 }
             }
 
@@ -1019,8 +1076,9 @@ mod tests {
         }
     }
 
-    /// PV nodes from depth 6 share their younger brothers between the threads: the value of
-    /// a full-width search stays the negamax value, and the best move achieves it.
+    /// Nodes from depth 6 share their younger brothers with idle threads (PV nodes under PVS,
+    /// null-window nodes under both drivers; MTD(f) splits at its null-window root at once):
+    /// the value of a full-width search stays the negamax value, and the best move achieves it.
     #[test]
     fn split_search_equals_negamax() {
         let stop = AtomicBool::new(false);
@@ -1028,15 +1086,17 @@ mod tests {
             let b = opening(line);
             let want = negamax(&b, 7);
             for threads in [2, 3] {
-                let req = SearchRequest {
-                    threads,
-                    ..request(b, 7, Driver::Pvs)
-                };
-                let r = Searcher::new(8).run(&req, &TestEval, &stop, &mut |_| {});
-                assert_eq!(r.score, want, "{line} {threads} threads");
-                let Some(Square::At(sq)) = r.best else { panic!("no move") };
-                let child = b.play(sq as usize).expect("legal best move");
-                assert_eq!(-negamax(&child, 6), want, "{line} {threads} threads");
+                for driver in [Driver::Pvs, Driver::Mtdf] {
+                    let req = SearchRequest {
+                        threads,
+                        ..request(b, 7, driver)
+                    };
+                    let r = Searcher::new(8).run(&req, &TestEval, &stop, &mut |_| {});
+                    assert_eq!(r.score, want, "{line} {threads} threads {driver:?}");
+                    let Some(Square::At(sq)) = r.best else { panic!("no move") };
+                    let child = b.play(sq as usize).expect("legal best move");
+                    assert_eq!(-negamax(&child, 6), want, "{line} {threads} threads {driver:?}");
+                }
             }
         }
     }

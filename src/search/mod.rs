@@ -10,5 +10,6 @@ pub mod midgame;
 pub mod mpc;
 pub mod request;
 pub mod risk;
+pub mod split;
 pub mod stack;
 pub mod tt;

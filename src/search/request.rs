@@ -39,7 +39,7 @@ pub struct SearchRequest {
     pub driver: Driver,
     /// Forward pruning: none (exact alpha-beta), Multi-ProbCut or N-best.
     pub pruning: Pruning,
-    /// Search threads (lazy SMP over the shared tables); 1 = deterministic single thread.
+    /// Search threads (young brothers shared at split points, one table); 1 = deterministic single thread.
     pub threads: usize,
 }
 

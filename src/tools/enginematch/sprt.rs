@@ -5,6 +5,8 @@
 //! hypotheses (logistic Elo). The per-game variance v is the trinomial's at the hypotheses'
 //! midpoint score s with the observed draw rate r, v = s(1 − s) − r/4, rather than the sample
 //! variance, which is zero after a run of wins and would never let a one-sided match stop.
+//! The draw rate is counted with one more game that is not a draw, r = draws / (n + 1): with
+//! r = 1 after a first draw, v was zero and the test accepted H0 after one game.
 //! The test stops when the LLR leaves [ln(β/(1−α)), ln((1−β)/α)] (Wald's bounds).
 
 /// The test's hypotheses and error rates.
@@ -70,7 +72,8 @@ impl Sprt {
         let mean = (f64::from(wins) + 0.5 * f64::from(draws)) / n;
         let (s0, s1) = (expected_score(self.elo0), expected_score(self.elo1));
         let mid = (s0 + s1) / 2.0;
-        let var = (mid * (1.0 - mid) - f64::from(draws) / n / 4.0).max(1e-6);
+        let draw_rate = f64::from(draws) / (n + 1.0);
+        let var = (mid * (1.0 - mid) - draw_rate / 4.0).max(1e-6);
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
     }
 
@@ -107,12 +110,12 @@ mod tests {
     }
 
     /// 60 wins, 20 draws, 20 losses: mean 0.7; s0 = 0.5, s1 = 1/(1 + 10^(-0.05)) = 0.528751,
-    /// midpoint 0.514376, v = 0.514376 · 0.485624 − 0.2/4 = 0.199793;
-    /// LLR = 100 · 0.028751 · (1.4 − 1.028751) / (2 · 0.199793) = 2.671.
+    /// midpoint 0.514376, v = 0.514376 · 0.485624 − (20/101)/4 = 0.200288;
+    /// LLR = 100 · 0.028751 · (1.4 − 1.028751) / (2 · 0.200288) = 2.6647.
     #[test]
     fn llr_by_hand() {
         let got = sprt(0.0, 20.0).llr(60, 20, 20);
-        assert!((got - 2.671_3).abs() < 1e-3, "{got}");
+        assert!((got - 2.664_7).abs() < 1e-3, "{got}");
         assert_eq!(sprt(0.0, 20.0).verdict(60, 20, 20), Verdict::Continue);
         assert_eq!(sprt(0.0, 20.0).verdict(70, 10, 20), Verdict::H1);
     }
@@ -131,6 +134,16 @@ mod tests {
         assert_eq!(t.verdict(60, 0, 0), Verdict::H1);
         assert_eq!(t.verdict(800, 400, 800), Verdict::H0);
         assert!(t.llr(200, 100, 200) < 0.0);
+    }
+
+    /// A match that opens with draws goes on: one draw once ended a match with LLR -927.
+    #[test]
+    fn opening_draws_do_not_end_the_test() {
+        let t = sprt(0.0, 30.0);
+        for draws in 1..=5 {
+            assert_eq!(t.verdict(0, draws, 0), Verdict::Continue, "{draws} draws");
+        }
+        assert!(t.llr(0, 1, 0).abs() < 0.01, "{}", t.llr(0, 1, 0));
     }
 
     #[test]
