@@ -12,13 +12,14 @@ as_root() {
 
 # Playwright talks to chromium over its own protocol, so chromium-driver is not needed.
 if [ ! -x /usr/bin/chromium ]; then
-    (as_root apt-get install -y chromium || (as_root apt-get update && as_root apt-get install -y chromium)) >/dev/null
+    (as_root apt-get install -y chromium || (as_root apt-get update && as_root apt-get install -y chromium)) >/dev/null || true
 fi
 if ! command -v npm >/dev/null; then
-    (as_root apt-get install -y nodejs npm || (as_root apt-get update && as_root apt-get install -y nodejs npm)) >/dev/null
+    (as_root apt-get install -y nodejs npm || (as_root apt-get update && as_root apt-get install -y nodejs npm)) >/dev/null || true
 fi
-if [ ! -x /usr/bin/chromium ]; then
-    echo "browser tests: FAILED: /usr/bin/chromium could not be installed" >&2
+# The install's own output is hidden; a failure is reported here instead.
+if [ ! -x /usr/bin/chromium ] || ! command -v npm >/dev/null; then
+    echo "browser tests: FAILED: chromium or npm could not be installed (apt-get install chromium nodejs npm)" >&2
     exit 1
 fi
 
