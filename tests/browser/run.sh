@@ -5,6 +5,7 @@
 # SCREENSHOTS=DIR saves the documentation's screenshots (docs/serve-*.png) there.
 set -euo pipefail
 cd "$(dirname "$0")"
+export DEBIAN_FRONTEND=noninteractive
 
 as_root() {
     if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi
