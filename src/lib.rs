@@ -10,5 +10,6 @@ pub mod obf;
 pub mod perft;
 pub mod protocol;
 pub mod search;
+pub mod serve;
 pub mod time;
 pub mod tools;

@@ -7,7 +7,8 @@ use oxello::engine::searcher::SearchThinker;
 use oxello::engine::terminal::{Style, Terminal};
 use oxello::engine::{self, EngineOptions};
 use oxello::protocol::io::{Output, ProtocolKind};
-use std::io::IsTerminal;
+use oxello::serve::{Config, Server, open_browser};
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 #[derive(Subcommand)]
@@ -18,6 +19,29 @@ pub enum Command {
     Nboard(ProtocolArgs),
     /// Speak GTP on stdin/stdout.
     Gtp(ProtocolArgs),
+    /// Serve a board in the browser: play the engine, analyse, import and export games.
+    Serve(ServeArgs),
+}
+
+/// Options of `oxello serve`.
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// Port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to listen on. Only this machine can connect to the default; another address
+    /// lets other machines in, and the page must then be opened under that address.
+    #[arg(long, default_value = "127.0.0.1")]
+    host: String,
+    /// Open the page in the desktop's browser.
+    #[arg(long)]
+    open: bool,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Search threads. Default: every core.
+    #[arg(long, default_value_t = all_cores())]
+    threads: usize,
 }
 
 /// Options of the protocol front-ends and the terminal game.
@@ -60,6 +84,7 @@ pub fn run(command: Command, globals: &Globals, eval: Eval) -> Outcome {
         Command::Play(args) => terminal_game(&args, globals, eval),
         Command::Nboard(args) => protocol(Some(ProtocolKind::Nboard), &args, globals, eval),
         Command::Gtp(args) => protocol(Some(ProtocolKind::Gtp), &args, globals, eval),
+        Command::Serve(args) => serve(&args, globals, eval),
     }
 }
 
@@ -118,5 +143,30 @@ fn protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, globals: &Globals, 
             risk: args.risk,
         },
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Serves the page until the process is ended; the address goes to stdout first.
+fn serve(args: &ServeArgs, globals: &Globals, eval: Eval) -> Outcome {
+    let thinker = Box::new(search_thinker(args.hash, args.threads, globals, eval)?);
+    let book = load::book(globals)?;
+    let config = Config {
+        host: args.host.clone(),
+        port: args.port,
+    };
+    let server =
+        Server::bind(&config, thinker, book).map_err(|e| format!("serve: cannot listen on {}:{}: {e}", args.host, args.port))?;
+    let url = server.url();
+    println!("oxello serves the board at {url} (Ctrl-C ends it)");
+    // The line is read by scripts that start the server on port 0.
+    std::io::stdout()
+        .flush()
+        .map_err(|e| format!("serve: cannot write stdout: {e}"))?;
+    if args.open
+        && let Err(e) = open_browser(&url)
+    {
+        eprintln!("oxello: serve: cannot open a browser ({e}); open {url} yourself");
+    }
+    server.run().map_err(|e| format!("serve: {e}"))?;
     Ok(ExitCode::SUCCESS)
 }
