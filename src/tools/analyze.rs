@@ -21,6 +21,25 @@ pub struct AnalyzeDepth {
     pub threads: usize,
 }
 
+impl AnalyzeDepth {
+    /// The search of `board` to `plies` with these solve depths and pruning.
+    fn request(&self, board: Board, plies: u32, driver: Driver) -> SearchRequest {
+        SearchRequest {
+            board,
+            limits: Limits {
+                depth: Some(plies),
+                ..Limits::default()
+            },
+            exact_empties: self.exact_empties,
+            wld_empties: self.wld_empties,
+            probable_empties: self.probable_empties,
+            driver,
+            pruning: self.pruning,
+            threads: self.threads,
+        }
+    }
+}
+
 /// One analysed move.
 #[derive(Clone, Debug)]
 pub struct MoveScore {
@@ -73,19 +92,7 @@ pub fn analyze(
                     odds: None,
                 };
             }
-            let req = SearchRequest {
-                board: child,
-                limits: Limits {
-                    depth: Some(depth.depth - 1),
-                    ..Limits::default()
-                },
-                exact_empties: depth.exact_empties,
-                wld_empties: depth.wld_empties,
-                probable_empties: depth.probable_empties,
-                driver,
-                pruning: depth.pruning,
-                threads: depth.threads,
-            };
+            let req = depth.request(child, depth.depth - 1, driver);
             let r = searcher.run(&req, eval, &stop, &mut |_| {});
             let mut pv = vec![mv];
             pv.extend(r.pv);
@@ -121,19 +128,7 @@ pub fn analyze_risk(
     searcher: &mut Searcher,
     confidence: u32,
 ) -> Vec<MoveScore> {
-    let req = SearchRequest {
-        board: *b,
-        limits: Limits {
-            depth: Some(depth.depth),
-            ..Limits::default()
-        },
-        exact_empties: depth.exact_empties,
-        wld_empties: depth.wld_empties,
-        probable_empties: depth.probable_empties,
-        driver,
-        pruning: depth.pruning,
-        threads: depth.threads,
-    };
+    let req = depth.request(*b, depth.depth, driver);
     if b.moves() == 0 || depth.depth == 0 || risk::solved_by_search(&req) {
         let mut moves = analyze(b, depth, driver, eval, searcher);
         let empties = b.empty_count().saturating_sub(1);

@@ -70,9 +70,9 @@ pub struct Outcome {
 /// Slack over an engine's clock before the runner stops waiting for its answer.
 const CLOCK_SLACK: Duration = Duration::from_secs(1);
 
-/// Plays one game from `opening`; `clock` is each side's time for the whole game.
-/// The side to move after `opening` (played as `play_game` plays it).
-fn opening_mover(opening: &[Square]) -> Color {
+/// The game after `opening`'s moves (a pass played where one is forced; it stops at the first
+/// illegal move).
+fn after_opening(opening: &[Square]) -> Game {
     let mut game = Game::new(Position::start());
     for &mv in opening {
         if game.position().board.moves() == 0 && game.play(Ply::bare(Square::Pass)).is_err() {
@@ -82,9 +82,15 @@ fn opening_mover(opening: &[Square]) -> Color {
             break;
         }
     }
-    game.position().to_move
+    game
 }
 
+/// The side to move after `opening`.
+fn opening_mover(opening: &[Square]) -> Color {
+    after_opening(opening).position().to_move
+}
+
+/// Plays one game from `opening`; `clock` is each side's time for the whole game.
 fn play_game(
     black: &mut (dyn Player + 'static),
     white: &mut (dyn Player + 'static),
@@ -92,15 +98,7 @@ fn play_game(
     timeout: Duration,
     clock: Option<Duration>,
 ) -> Outcome {
-    let mut game = Game::new(Position::start());
-    for &mv in opening {
-        if game.position().board.moves() == 0 && game.play(Ply::bare(Square::Pass)).is_err() {
-            break;
-        }
-        if game.play(Ply::bare(mv)).is_err() {
-            break;
-        }
-    }
+    let mut game = after_opening(opening);
     if let Some(c) = clock {
         let c = Clock {
             main: c.as_secs_f64(),
