@@ -3,6 +3,8 @@
 
 use super::{Globals, Outcome, load};
 use clap::Subcommand;
+use oxello::board::notation::{parse_transcript, play_transcript};
+use oxello::board::{Position, Square};
 use oxello::eval::Evaluator;
 use oxello::eval::bootstrap::BootstrapEval;
 use oxello::eval::dataset::{self, Record};
@@ -68,6 +70,11 @@ pub struct SelfplayArgs {
     sibling_min: u32,
     #[arg(long, default_value_t = 0)]
     sibling_max: u32,
+    /// Follow these games (one transcript per line, `f5d6c3...`) until --exact empties instead
+    /// of random plies and searches: line N is game N (at most --games). Lines that are not
+    /// legal games reaching --exact empties or the end are skipped, and counted.
+    #[arg(long)]
+    lines: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -291,6 +298,18 @@ fn self_play(args: &SelfplayArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         seed: args.seed,
         hash_mb: 16,
         siblings: args.sibling_min..=args.sibling_max,
+        lines: match &args.lines {
+            Some(path) => read_lines(path, args.exact)?,
+            None => Vec::new(),
+        },
+    };
+    let opts = SelfplayOptions {
+        games: if opts.lines.is_empty() {
+            opts.games
+        } else {
+            opts.games.min(opts.lines.len() as u64)
+        },
+        ..opts
     };
     let out = &args.out;
     // A directory that cannot be made shows up as the file that cannot be opened.
@@ -300,6 +319,39 @@ fn self_play(args: &SelfplayArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
     let n = selfplay::run(out, &opts, eval).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
     eprintln!("selfplay: {n} games written to {}", out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// The games of a transcripts file as square indices; a line that is not a legal game reaching
+/// `exact` empties (or the end) becomes an empty game, skipped by self-play, so that line N
+/// stays game N.
+fn read_lines(path: &Path, exact: u32) -> Result<Vec<Vec<usize>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut skipped = 0;
+    let games: Vec<Vec<usize>> = text
+        .lines()
+        .map(|line| {
+            let reaches = |p: &Position| p.board.is_game_over() || p.board.empty_count() <= exact;
+            match (parse_transcript(line), play_transcript(Position::start(), line)) {
+                (Ok(moves), Ok(line)) if line.last().is_some_and(reaches) => moves
+                    .into_iter()
+                    .filter_map(|m| match m {
+                        Square::At(sq) => Some(sq as usize),
+                        Square::Pass => None,
+                    })
+                    .collect(),
+                _ => {
+                    skipped += 1;
+                    Vec::new()
+                }
+            }
+        })
+        .collect();
+    eprintln!(
+        "selfplay: {} games in {}, {skipped} skipped",
+        games.len() - skipped,
+        path.display()
+    );
+    Ok(games)
 }
 
 fn train(args: &TrainArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) -> Outcome {

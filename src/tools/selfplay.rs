@@ -41,6 +41,11 @@ pub struct SelfplayOptions {
     /// child has empties in this range, and record them as exact: many more exact labels where
     /// solving is cheap, and off-line positions like those a search visits. Empty range: off.
     pub siblings: std::ops::RangeInclusive<u32>,
+    /// Games to follow instead of random plies and searches (game N follows line N) until
+    /// `exact` empties: records of other players' games (say, a tournament database), labelled
+    /// as self-play games are. Each line must be legal and reach `exact` empties or the end.
+    /// Empty: self-play.
+    pub lines: Vec<Vec<usize>>,
 }
 
 /// A reproducible generator per game (splitmix64).
@@ -69,7 +74,15 @@ pub fn play_game(
     let stop = AtomicBool::new(false);
     let mut rng = Rng(opts.seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
     let span = (opts.random_plies_max.saturating_sub(opts.random_plies_min) + 1) as u64;
-    let random_plies = opts.random_plies_min + rng.below(span) as u32;
+    let line = opts.lines.get(index as usize);
+    if line.is_some_and(|l| l.is_empty()) {
+        return Vec::new();
+    }
+    let random_plies = if line.is_some() {
+        0
+    } else {
+        opts.random_plies_min + rng.below(span) as u32
+    };
     let mut pos = Position::start();
     let mut history: Vec<Position> = Vec::new();
     let mut exact_from: Option<(usize, i32)> = None; // (index in history, exact score there)
@@ -98,6 +111,11 @@ pub fn play_game(
             }
             let k = rng.below(moves.count_ones() as u64) as usize;
             crate::board::bits::Squares(moves).nth(k).unwrap_or(0)
+        } else if let Some(&sq) = line.and_then(|l| l.get(ply as usize)).filter(|_| empties > opts.exact) {
+            if opts.search_labels {
+                searched[history.len() - 1] = Some(search(searcher, b).score);
+            }
+            sq
         } else if empties <= opts.exact {
             let r = solver.solve_exact_guided(&b, eval, &stop);
             if exact_from.is_none() {
@@ -223,6 +241,9 @@ pub fn run(out: &Path, opts: &SelfplayOptions, eval: &(dyn OrderingEval + Sync))
                     }
                     let g = todo[k as usize];
                     let records = play_game(g, opts, eval, &mut searcher, &mut solver);
+                    if records.is_empty() {
+                        continue;
+                    }
                     let mut block = format!("# game {g}\n");
                     for r in &records {
                         block.push_str(r);
@@ -287,6 +308,7 @@ mod tests {
             seed: 7,
             hash_mb: 4,
             siblings: 6..=8,
+            lines: Vec::new(),
         }
     }
 
@@ -346,6 +368,7 @@ mod tests {
             games: 2,
             search_labels: true,
             siblings: 0..=0,
+            lines: Vec::new(),
             ..opts()
         };
         assert_eq!(run(&out, &o, &Mobility).expect("selfplay"), 2);
@@ -366,5 +389,63 @@ mod tests {
             }
         }
         assert!(searched >= 2 * 30, "{searched} search labels in 2 games");
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::*;
+    use crate::board::notation::{format_position, play_transcript};
+
+    /// A game from a transcript: its positions up to the perfect-play part, in order, with the
+    /// result of that game after perfect play from `exact` empties; an empty line is no game.
+    #[test]
+    fn followed_games_keep_their_moves() {
+        // A 1980s tournament game (WTHOR), 60 moves.
+        let line = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7a7a8a1g1g2h2h1";
+        let positions = play_transcript(Position::start(), line).expect("legal");
+        let moves: Vec<usize> = crate::board::notation::parse_transcript(line)
+            .expect("moves")
+            .into_iter()
+            .filter_map(|m| match m {
+                Square::At(sq) => Some(sq as usize),
+                Square::Pass => None,
+            })
+            .collect();
+        let o = SelfplayOptions {
+            games: 2,
+            random_plies_min: 10,
+            random_plies_max: 20,
+            depth: 2,
+            selectivity: 100,
+            search_labels: false,
+            exact: 10,
+            threads: 1,
+            seed: 7,
+            hash_mb: 4,
+            siblings: 0..=0,
+            lines: vec![moves, Vec::new()],
+        };
+        let eval = crate::eval::bootstrap::BootstrapEval;
+        let (mut searcher, mut solver) = (Searcher::new(4), Solver::new(4));
+        let records = play_game(0, &o, &eval, &mut searcher, &mut solver);
+        // 50 moves from 60 empties reach 10: the line's 50 positions before it are "game".
+        let game: Vec<&String> = records.iter().filter(|r| r.ends_with(" game")).collect();
+        assert_eq!(game.len(), 50);
+        for (r, p) in game.iter().zip(&positions) {
+            assert!(r.starts_with(&format_position(p)), "{r}");
+        }
+        // Black's result: one value, negated for white's positions.
+        let black: Vec<i32> = game
+            .iter()
+            .zip(&positions)
+            .map(|(r, p)| {
+                let v: i32 = r.split_whitespace().nth(2).and_then(|v| v.parse().ok()).unwrap_or(99);
+                if p.to_move == crate::board::Color::Black { v } else { -v }
+            })
+            .collect();
+        assert!(black.iter().all(|&v| v == black[0]), "{black:?}");
+        assert!(records.iter().skip(50).all(|r| r.ends_with(" exact")));
+        assert!(play_game(1, &o, &eval, &mut searcher, &mut solver).is_empty());
     }
 }
