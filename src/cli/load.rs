@@ -6,7 +6,7 @@ use super::{Eval, Globals};
 use oxello::board::Position;
 use oxello::board::notation::{parse_position, play_transcript};
 use oxello::book::Book;
-use oxello::engine::book::EngineBook;
+use oxello::engine::book::{EngineBook, Lottery};
 use oxello::eval::Evaluator;
 use oxello::eval::bootstrap::BootstrapEval;
 use oxello::search::endcut::EndCut;
@@ -58,12 +58,18 @@ pub fn mpc(params: Option<&Path>) -> Result<MpcTable, String> {
 /// The engines' book: empty with --no-book, the file of --book (empty when it does not exist
 /// yet), else the embedded one.
 pub fn book(globals: &Globals) -> Result<EngineBook, String> {
+    let chance = |book, file| EngineBook {
+        book,
+        file,
+        randomness: globals.book_randomness,
+        rng: Lottery::from_clock(),
+    };
     if globals.no_book {
-        return Ok(EngineBook::default());
+        return Ok(chance(Book::new(), None));
     }
     let Some(path) = globals.book.as_deref() else {
         let book = Book::embedded().map_err(|e| e.to_string())?;
-        return Ok(EngineBook { book, file: None });
+        return Ok(chance(book, None));
     };
     let book = if path.exists() {
         Book::load(path).map_err(|e| e.to_string())?
@@ -71,10 +77,7 @@ pub fn book(globals: &Globals) -> Result<EngineBook, String> {
         log::warn!(target: super::LOG, "book {} does not exist yet: starting empty", path.display());
         Book::new()
     };
-    Ok(EngineBook {
-        book,
-        file: Some(path.to_path_buf()),
-    })
+    Ok(chance(book, Some(path.to_path_buf())))
 }
 
 /// The `--board` option: the start position when absent.

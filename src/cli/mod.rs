@@ -55,6 +55,10 @@ pub struct Globals {
     /// Start with an empty book (games learned in the session still go into it).
     #[arg(long, global = true, conflicts_with = "book")]
     pub no_book: bool,
+    /// Play any book move within this many discs of the best book move, at random (0: always
+    /// the best), so that games from the same position differ.
+    #[arg(long, global = true, default_value_t = 0, value_name = "DISCS")]
+    pub book_randomness: u32,
 }
 
 /// Adds a group's commands to a clap command (`Subcommand::augment_subcommands`).

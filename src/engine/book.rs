@@ -6,7 +6,7 @@ use crate::book::{Book, Learned, Searched, Valuer};
 use crate::game::Game;
 use crate::protocol::SearchDepth;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The engine's book and where learned games are saved (None: in memory only, as for the
 /// embedded book, which is never written).
@@ -14,6 +14,47 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub struct EngineBook {
     pub book: Book,
     pub file: Option<PathBuf>,
+    /// Book moves within this many discs of the best are played at random, so that games
+    /// from the same position differ (0: always the best).
+    pub randomness: u32,
+    pub rng: Lottery,
+}
+
+/// The book's random choices (splitmix64): a seed from the clock unless one is given, so
+/// that two engine processes do not repeat each other; shared state, so `choose` needs no
+/// `&mut`.
+#[derive(Debug, Default)]
+pub struct Lottery(AtomicU64);
+
+impl Lottery {
+    pub fn seeded(seed: u64) -> Lottery {
+        Lottery(AtomicU64::new(seed))
+    }
+
+    /// A seed from the clock and the process id.
+    pub fn from_clock() -> Lottery {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        Lottery::seeded(nanos ^ u64::from(std::process::id()).rotate_left(32))
+    }
+
+    /// A number below `n` (n ≥ 1).
+    fn below(&self, n: usize) -> usize {
+        let s = self
+            .0
+            .fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed)
+            .wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = (s ^ (s >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
+    }
+}
+
+impl Clone for Lottery {
+    fn clone(&self) -> Lottery {
+        Lottery::seeded(self.0.load(Ordering::Relaxed))
+    }
 }
 
 /// A book move chosen for `go`/`genmove`.
@@ -26,14 +67,28 @@ pub struct BookChoice {
 
 impl EngineBook {
     /// The best move of a position with at least one book move (the deviation included when
-    /// it is better); None out of book, at a book leaf (our own search is then at least as
+    /// it is better), or with `randomness`, any book move within that many discs of the best,
+    /// each as likely; None out of book, at a book leaf (our own search is then at least as
     /// deep) and when a pass is forced.
     pub fn choose(&self, pos: &Position) -> Option<BookChoice> {
         let moves = self.book.moves(&pos.board);
         if !moves.iter().any(|m| m.in_book) || pos.board.moves() == 0 {
             return None;
         }
-        moves.first().map(|m| BookChoice {
+        let best = moves.first()?;
+        let floor = best.value - self.randomness as i32;
+        let candidates: Vec<_> = moves
+            .iter()
+            .enumerate()
+            .filter(|&(i, m)| (i == 0 || m.in_book) && m.value >= floor)
+            .map(|(_, m)| m)
+            .collect();
+        let m = if candidates.len() > 1 {
+            candidates[self.rng.below(candidates.len())]
+        } else {
+            best
+        };
+        Some(BookChoice {
             mv: m.mv,
             value: f64::from(m.value),
         })
@@ -118,5 +173,49 @@ impl Valuer for ThinkValuer<'_> {
 
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::SeqCst)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without randomness the best move every time; with it, only book moves within the
+    /// given discs of the best, and more than one of them over many draws.
+    #[test]
+    fn randomness_picks_among_near_best_book_moves() {
+        let book = Book::embedded().expect("embedded book");
+        let pos = Position::start().play(37).expect("f5");
+        let moves = book.moves(&pos.board);
+        let best = moves[0];
+        let steady = EngineBook {
+            book: book.clone(),
+            ..EngineBook::default()
+        };
+        for _ in 0..20 {
+            assert_eq!(steady.choose(&pos).map(|c| c.mv), Some(best.mv));
+        }
+        for discs in [2, 64] {
+            let random = EngineBook {
+                book: book.clone(),
+                randomness: discs,
+                rng: Lottery::seeded(7),
+                ..EngineBook::default()
+            };
+            let mut seen = std::collections::HashSet::new();
+            for _ in 0..200 {
+                let c = random.choose(&pos).expect("in book");
+                let m = moves.iter().find(|m| m.mv == c.mv).expect("a listed move");
+                assert!(m.in_book || m.mv == best.mv, "{:?}", c.mv);
+                assert!(m.value >= best.value - discs as i32, "{:?} {}", c.mv, m.value);
+                seen.insert(c.mv);
+            }
+            let eligible = moves
+                .iter()
+                .filter(|m| (m.in_book || m.mv == best.mv) && m.value >= best.value - discs as i32)
+                .count();
+            assert_eq!(seen.len(), eligible, "every eligible move drawn over 200 draws");
+            assert!(eligible > 1 || discs == 2);
+        }
     }
 }

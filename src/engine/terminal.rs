@@ -544,7 +544,7 @@ mod tests {
     fn embedded_book() -> EngineBook {
         EngineBook {
             book: Book::embedded().expect("embedded book"),
-            file: None,
+            ..EngineBook::default()
         }
     }
 
