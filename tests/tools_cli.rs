@@ -240,3 +240,42 @@ fn params_dir_replaces_the_level_table() {
     assert!(analyzed(&["--params", &dir_arg]).contains("\"depth_string\":\"2\""));
     assert!(analyzed(&[]).contains("\"depth_string\":\"5@87%\""));
 }
+
+/// `selfplay --lines`: legal game lines become games (line N is game N), a bad line is
+/// skipped and counted, and a rerun plays nothing new.
+#[test]
+fn selfplay_follows_given_games() {
+    let dir = temp_dir("lines");
+    let lines = dir.join("lines.txt");
+    let wthor_1980s = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7a7a8a1g1g2h2h1";
+    std::fs::write(&lines, format!("{wthor_1980s}\nf5f5\n{wthor_1980s}\n")).expect("write");
+    let data = dir.join("games.txt");
+    let _ = std::fs::remove_file(&data);
+    let args = [
+        "selfplay",
+        "--lines",
+        lines.to_str().expect("utf-8"),
+        "--out",
+        data.to_str().expect("utf-8"),
+        "--exact",
+        "10",
+        "--threads",
+        "1",
+    ];
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("2 games in") && err.contains("1 skipped"), "{err}");
+    let text = std::fs::read_to_string(&data).expect("data");
+    let headers: Vec<&str> = text.lines().filter(|l| l.starts_with("# game")).collect();
+    assert_eq!(headers, ["# game 0", "# game 2"]);
+    // Start position first, labelled with the game's result after perfect play from 10 empties.
+    let first = text.lines().nth(1).expect("a record");
+    assert!(
+        first.starts_with("---------------------------OX------XO--------------------------- X "),
+        "{first}"
+    );
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("2 games already in"), "{err}");
+    assert_eq!(std::fs::read_to_string(&data).expect("data"), text);
+}

@@ -286,8 +286,16 @@ pub fn run(command: Command, globals: &Globals, eval: &(dyn OrderingEval + Sync)
 }
 
 fn self_play(args: &SelfplayArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    let lines = match &args.lines {
+        Some(path) => read_lines(path, args.exact)?,
+        None => Vec::new(),
+    };
     let opts = SelfplayOptions {
-        games: args.games,
+        games: if lines.is_empty() {
+            args.games
+        } else {
+            args.games.min(lines.len() as u64)
+        },
         random_plies_min: args.random_min,
         random_plies_max: args.random_max.max(args.random_min),
         depth: args.depth,
@@ -298,18 +306,7 @@ fn self_play(args: &SelfplayArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         seed: args.seed,
         hash_mb: 16,
         siblings: args.sibling_min..=args.sibling_max,
-        lines: match &args.lines {
-            Some(path) => read_lines(path, args.exact)?,
-            None => Vec::new(),
-        },
-    };
-    let opts = SelfplayOptions {
-        games: if opts.lines.is_empty() {
-            opts.games
-        } else {
-            opts.games.min(opts.lines.len() as u64)
-        },
-        ..opts
+        lines,
     };
     let out = &args.out;
     // A directory that cannot be made shows up as the file that cannot be opened.
