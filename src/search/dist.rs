@@ -65,6 +65,22 @@ impl Dist {
         Dist { cdf }
     }
 
+    /// The distribution of X + Z for Z ~ N(0, s²) independent of X, on the integers as
+    /// `normal`: P(X + Z ≤ x) = Σ_k P(X = k) Φ((x + ½ - k) / s). s = 0 is X itself.
+    pub fn blur(&self, s: f64) -> Dist {
+        if s <= 0.0 {
+            return self.clone();
+        }
+        let mut cdf = [1.0; STEPS];
+        for (i, p) in cdf.iter_mut().enumerate().take(STEPS - 1) {
+            let x = i as i32 + MIN;
+            *p = (MIN..=-MIN)
+                .map(|k| (self.cdf(k) - self.cdf(k - 1)) * super::mpc::normal_cdf((f64::from(x - k) + 0.5) / s))
+                .sum();
+        }
+        Dist { cdf }
+    }
+
     /// The q-quantile: the smallest x with P(X ≤ x) ≥ q (q in (0, 1]).
     pub fn quantile(&self, q: f64) -> i32 {
         let k = self.cdf.iter().position(|&p| p >= q).unwrap_or(STEPS - 1);

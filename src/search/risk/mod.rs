@@ -26,7 +26,7 @@ use super::dist::{Dist, Odds};
 use super::endgame::OrderingEval;
 use super::midgame::Searcher;
 use super::mpc::MpcTable;
-use super::request::{DepthKind, SearchInfo, SearchRequest};
+use super::request::{DepthKind, Limits, SearchInfo, SearchRequest};
 use crate::board::Square;
 use leaves::SearchLeaves;
 use std::sync::atomic::AtomicBool;
@@ -51,6 +51,11 @@ impl Risk {
 /// The root depth below which the style is the ordinary search: a root move, a reply and at
 /// least one ply of leaf.
 const MIN_DEPTH: u32 = 3;
+
+/// The share of a move's time the ordinary search gets under a clock; the refinement has
+/// the rest. At the same depth the refinement costs about 0.6 of the ordinary search
+/// (docs/measurements.md), so the style's moves take about as long as the ordinary search's.
+const ORDINARY_SHARE: f64 = 0.6;
 
 /// The σ of a depth-`depth` value at `empties` empties: the σ of the fitted pair whose check
 /// depth is `depth` and whose gap is the largest fitted (6 plies, else 5, 4, 3, 2; the pairs
@@ -151,8 +156,15 @@ pub fn search(
         return every_move(&mut tree, req, start, report);
     }
     let b = req.board;
+    let ordinary_req = SearchRequest {
+        limits: Limits {
+            time: req.limits.time.map(|t| t.mul_f64(ORDINARY_SHARE)),
+            ..req.limits
+        },
+        ..req.clone()
+    };
     let leaves = &mut tree.leaves;
-    let r = leaves.searcher.run(req, eval, stop, &mut |i| {
+    let r = leaves.searcher.run(&ordinary_req, eval, stop, &mut |i| {
         report(&[ordinary_line(&leaves.sigmas, b.empty_count(), i)])
     });
     leaves.nodes = r.nodes;
@@ -284,7 +296,9 @@ mod search_tests {
             let after = |searcher: &mut Searcher, mv: Option<Square>| {
                 let Some(Square::At(sq)) = mv else { panic!("no move") };
                 let child = b.play(usize::from(sq)).expect("legal");
-                -searcher.run(&SearchRequest::fixed_depth(child, 4), &eval, &stop, &mut |_| {}).score
+                -searcher
+                    .run(&SearchRequest::fixed_depth(child, 4), &eval, &stop, &mut |_| {})
+                    .score
             };
             for c in [5, 50, 95] {
                 let lines = search(&mut searcher, &req, Risk::new(c), &eval, &stop, false, &mut |_| {});

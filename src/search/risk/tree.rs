@@ -1,10 +1,11 @@
 //! The style's two plies of distributions, generic over where searched values come from.
 //!
 //! A root move `m` of ordinary value `v` (its child searched `depth - 1` plies) has the
-//! distribution of `v + min over replies r of N(d_r, σ_r)`: each reply's value is a leaf
-//! searched `depth - 2` plies (a pass takes no ply), `d_r` its distance above the lowest
-//! reply's, σ_r its error (`Leaves::sigma`, 0 when solved). Anchoring on `v` makes σ → 0 give
-//! `v` itself: the ordinary search's value, so the ordinary search's choice.
+//! distribution of `v + min over replies r of N(d_r, σ_r)`: each reply is a leaf at
+//! `depth - 2` plies (a pass takes no ply), `d_r` its distance above the lowest reply's
+//! (measured `DISTANCE_SHALLOWER` plies short), σ_r the error of a leaf at its depth
+//! (`Leaves::sigma`, 0 when solved). Anchoring on `v` makes σ → 0 give `v` itself: the
+//! ordinary search's value, so the ordinary search's choice.
 //!
 //! Only what can change the choice is searched (`Tree::refine`). A move's value at the
 //! confidence is at most that of its anchor reply alone, N(v, σ) (a minimum is no higher
@@ -42,6 +43,15 @@ const INF: i32 = 65;
 
 /// Replies this many σ above the quantile's level are left out (see the module).
 const REPLY_SIGMAS: f64 = 3.0;
+
+/// The share of a leaf's error variance its sibling replies share (the same position one
+/// move apart): only the rest is independent from reply to reply.
+const SIBLING_CORRELATION: f64 = 0.8;
+
+/// The replies' distances from the lowest are measured this many plies short of their leaf
+/// depth: exact values of every close reply at full depth cost several times the ordinary
+/// search, and the distances only spread a move's distribution around its exact ordinary value.
+const DISTANCE_SHALLOWER: u32 = 4;
 
 /// One root move as the style values it.
 #[derive(Clone, Debug)]
@@ -103,7 +113,8 @@ impl<L: Leaves> Tree<L> {
         let mut kept: Vec<(Square, i32, f64, Vec<Square>)> = Vec::new();
         let mut least: Option<i32> = None;
         for (r, g, d) in order {
-            let hi = least.map_or(INF, |m| m + self.reply_margin(self.leaves.sigma(&g, d)));
+            let sigma = self.leaves.sigma(&g, d);
+            let hi = least.map_or(INF, |m| m + self.reply_margin(sigma));
             let leaf = if g.is_game_over() {
                 Leaf {
                     score: g.final_score(),
@@ -111,22 +122,28 @@ impl<L: Leaves> Tree<L> {
                     pv: Vec::new(),
                 }
             } else {
-                self.leaves.leaf(&g, d, (-INF, hi))?
+                self.leaves
+                    .leaf(&g, d.saturating_sub(DISTANCE_SHALLOWER).max(1), (-INF, hi))?
             };
             if leaf.score >= hi {
                 continue;
             }
             least = Some(least.map_or(leaf.score, |m| m.min(leaf.score)));
-            kept.push((r, leaf.score, leaf.sigma, leaf.pv));
+            // A solved leaf stays solved deeper; the others have the σ of their full depth.
+            let sigma = if leaf.sigma > 0.0 { sigma } else { 0.0 };
+            kept.push((r, leaf.score, sigma, leaf.pv));
         }
         let least = least?;
-        // The minimum over the replies is the negated maximum of their negations.
+        let (own, shared) = ((1.0 - SIBLING_CORRELATION).sqrt(), SIBLING_CORRELATION.sqrt());
+        // The minimum over the replies' own errors is the negated maximum of their negations;
+        // the error they share moves them together, that of the lowest reply's σ.
         let dist = kept
             .iter()
-            .map(|&(_, y, sigma, _)| Dist::normal(-f64::from(value + y - least), sigma))
+            .map(|&(_, y, sigma, _)| Dist::normal(-f64::from(value + y - least), own * sigma))
             .reduce(|a, b| a.max(&b))?
             .neg();
-        let (reply, _, _, leaf_pv) = kept.into_iter().min_by_key(|k| k.1)?;
+        let (reply, _, anchor_sigma, leaf_pv) = kept.into_iter().min_by_key(|k| k.1)?;
+        let dist = dist.blur(shared * anchor_sigma);
         Some(RiskMove {
             value: dist.value(self.confidence),
             dist,
@@ -149,8 +166,9 @@ impl<L: Leaves> Tree<L> {
     }
 
     /// The ordinary search's choice `best` of `b` (value `value` at `depth` ≥ 3, line `line`
-    /// from the move) refined: the move with the highest value at the confidence, `best`
-    /// unless another is strictly higher. None when stopped.
+    /// from the move; every other move worth at most `value` to it) refined: the move with the
+    /// highest value at the confidence, `best` unless another is strictly higher. None when
+    /// stopped.
     pub fn refine(&mut self, b: &Board, depth: u32, best: usize, value: i32, line: &[Square]) -> Option<RiskMove> {
         let mut chosen = self.value_move(b, best, value, line.get(1..).unwrap_or(&[]), depth)?;
         for sq in Squares(b.moves()).filter(|&sq| sq != best) {
@@ -161,7 +179,8 @@ impl<L: Leaves> Tree<L> {
                 .fold(0.0, f64::max);
             let candidate = match self.ceiling(chosen.value, sigma) {
                 None => self.exact_child(&child, depth - 1, -INF)?,
-                Some(64) => continue,
+                // The ordinary search found every other move worth at most `value`.
+                Some(t) if t >= value.min(64) => continue,
                 Some(t) => {
                     // Null window first: most moves fail it, and their exact values are not needed.
                     if !child.is_game_over() && -self.leaves.leaf(&child, depth - 1, (-t - 1, -t))?.score <= t {
@@ -200,7 +219,9 @@ impl<L: Leaves> Tree<L> {
         for sq in Squares(b.moves()) {
             let child = b.play(sq)?;
             // Every value is above -INF: the child is always there.
-            let Some(c) = self.exact_child(&child, depth - 1, -INF)? else { continue };
+            let Some(c) = self.exact_child(&child, depth - 1, -INF)? else {
+                continue;
+            };
             out.push(self.value_move(b, sq, -c.score, &c.pv, depth)?);
         }
         out.sort_by_key(|m| std::cmp::Reverse(m.value));
