@@ -164,6 +164,14 @@ mod tests {
     }
 
     #[test]
+    fn blurring_adds_a_normal_error() {
+        let d = Dist::exact(3).blur(4.0);
+        let n = Dist::normal(3.0, 4.0);
+        assert!((-64..=64).all(|x| (d.cdf(x) - n.cdf(x)).abs() < 1e-6));
+        assert_eq!(Dist::normal(5.0, 2.0).blur(0.0), Dist::normal(5.0, 2.0));
+    }
+
+    #[test]
     fn quantiles_follow_the_normal_table() {
         let d = Dist::normal(10.0, 4.0);
         assert_eq!(d.value(50), 10);

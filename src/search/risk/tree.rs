@@ -1,11 +1,12 @@
 //! The style's two plies of distributions, generic over where searched values come from.
 //!
 //! A root move `m` of ordinary value `v` (its child searched `depth - 1` plies) has the
-//! distribution of `v + min over replies r of N(d_r, σ_r)`: each reply is a leaf at
+//! distribution of `v + S + min over replies r of (d_r + E_r)`: each reply is a leaf at
 //! `depth - 2` plies (a pass takes no ply), `d_r` its distance above the lowest reply's
-//! (measured `DISTANCE_SHALLOWER` plies short), σ_r the error of a leaf at its depth
-//! (`Leaves::sigma`, 0 when solved). Anchoring on `v` makes σ → 0 give `v` itself: the
-//! ordinary search's value, so the ordinary search's choice.
+//! (measured `DISTANCE_SHALLOWER` plies short); a leaf's error, σ_r at its depth
+//! (`Leaves::sigma`, 0 when solved), is split into a part the siblings share, S (the lowest
+//! reply's), and an independent one, E_r (`SIBLING_CORRELATION`). Anchoring on `v` makes
+//! σ → 0 give `v` itself: the ordinary search's value, so the ordinary search's choice.
 //!
 //! Only what can change the choice is searched (`Tree::refine`). A move's value at the
 //! confidence is at most that of its anchor reply alone, N(v, σ) (a minimum is no higher
