@@ -65,6 +65,22 @@ impl Dist {
         Dist { cdf }
     }
 
+    /// The distribution of X + Z for Z ~ N(0, s²) independent of X, on the integers as
+    /// `normal`: P(X + Z ≤ x) = Σ_k P(X = k) Φ((x + ½ - k) / s). s = 0 is X itself.
+    pub fn blur(&self, s: f64) -> Dist {
+        if s <= 0.0 {
+            return self.clone();
+        }
+        let mut cdf = [1.0; STEPS];
+        for (i, p) in cdf.iter_mut().enumerate().take(STEPS - 1) {
+            let x = i as i32 + MIN;
+            *p = (MIN..=-MIN)
+                .map(|k| (self.cdf(k) - self.cdf(k - 1)) * super::mpc::normal_cdf((f64::from(x - k) + 0.5) / s))
+                .sum();
+        }
+        Dist { cdf }
+    }
+
     /// The q-quantile: the smallest x with P(X ≤ x) ≥ q (q in (0, 1]).
     pub fn quantile(&self, q: f64) -> i32 {
         let k = self.cdf.iter().position(|&p| p >= q).unwrap_or(STEPS - 1);
@@ -145,6 +161,14 @@ mod tests {
         let n = Dist::normal(0.0, 400.0);
         let m = n.max(&n).max(&n);
         assert!((m.win() - 0.875).abs() < 0.01, "{}", m.win());
+    }
+
+    #[test]
+    fn blurring_adds_a_normal_error() {
+        let d = Dist::exact(3).blur(4.0);
+        let n = Dist::normal(3.0, 4.0);
+        assert!((-64..=64).all(|x| (d.cdf(x) - n.cdf(x)).abs() < 1e-6));
+        assert_eq!(Dist::normal(5.0, 2.0).blur(0.0), Dist::normal(5.0, 2.0));
     }
 
     #[test]

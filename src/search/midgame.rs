@@ -831,6 +831,9 @@ macro_rules! midgame_impl {
                 let f = Features::new(self.deltas, b);
                 let mut delta = ASPIRATION;
                 let (lo, hi) = self.window;
+                // A guess outside a narrow root window (the risk style's leaves) would give an
+                // empty aspiration window; inside the full window this changes nothing.
+                let guess = guess.clamp(lo, hi);
                 let (mut alpha, mut beta) = if depth <= 2 {
                     (lo, hi)
                 } else {

@@ -1,0 +1,345 @@
+//! The style's two plies of distributions, generic over where searched values come from.
+//!
+//! A root move `m` of ordinary value `v` (its child searched `depth - 1` plies) has the
+//! distribution of `v + S + min over replies r of (d_r + E_r)`: each reply is a leaf at
+//! `depth - 2` plies (a pass takes no ply), `d_r` its distance above the lowest reply's
+//! (measured `DISTANCE_SHALLOWER` plies short); a leaf's error, σ_r at its depth
+//! (`Leaves::sigma`, 0 when solved), is split into a part the siblings share, S (the lowest
+//! reply's), and an independent one, E_r (`SIBLING_CORRELATION`). Anchoring on `v` makes
+//! σ → 0 give `v` itself: the ordinary search's value, so the ordinary search's choice.
+//!
+//! Only what can change the choice is searched (`Tree::refine`). A move's value at the
+//! confidence is at most that of its anchor reply alone, N(v, σ) (a minimum is no higher
+//! than any of its terms), so a move whose ordinary value cannot beat the chosen move's
+//! value even so is ruled out by one null-window search of its child: exact. Replies more
+//! than (z + 3)σ above the lowest (z: the normal quantile of the confidence's level) are
+//! left out: they move the minimum's CDF by less than 1 - Φ(3) ≈ 0.13 % anywhere up to the
+//! value used; approximate, and exact with σ = 0.
+
+use super::super::dist::Dist;
+use super::super::mpc::inverse_normal;
+use crate::board::bits::Squares;
+use crate::board::{Board, Square};
+
+/// A searched value from the side to move's view, with the σ of its error.
+#[derive(Clone, Debug)]
+pub struct Leaf {
+    pub score: i32,
+    pub sigma: f64,
+    pub pv: Vec<Square>,
+}
+
+/// Where searched values come from (the ordinary search, or a test double).
+pub trait Leaves {
+    /// `b` (not over; it may have to pass) searched `depth` plies, the value wanted only
+    /// inside `window` (outside it a fail-soft bound will do); None when stopped.
+    fn leaf(&mut self, b: &Board, depth: u32, window: (i32, i32)) -> Option<Leaf>;
+
+    /// The σ a leaf of `b` searched `depth` plies is expected to have (at most).
+    fn sigma(&self, b: &Board, depth: u32) -> f64;
+}
+
+/// Disc values lie within ±64: a window bound of ±INF is no bound.
+const INF: i32 = 65;
+
+/// Replies this many σ above the quantile's level are left out (see the module).
+const REPLY_SIGMAS: f64 = 3.0;
+
+/// The share of a leaf's error variance its sibling replies share (the same position one
+/// move apart): only the rest is independent from reply to reply.
+const SIBLING_CORRELATION: f64 = 0.8;
+
+/// The replies' distances from the lowest are measured this many plies short of their leaf
+/// depth: exact values of every close reply at full depth cost several times the ordinary
+/// search, and the distances only spread a move's distribution around its exact ordinary value.
+const DISTANCE_SHALLOWER: u32 = 4;
+
+/// One root move as the style values it.
+#[derive(Clone, Debug)]
+pub struct RiskMove {
+    pub dist: Dist,
+    /// `dist`'s value at the confidence.
+    pub value: i32,
+    /// The move, the lowest reply, then that leaf's PV (the move alone when it ends the game).
+    pub pv: Vec<Square>,
+}
+
+pub struct Tree<L> {
+    pub leaves: L,
+    /// Percent, 1-99.
+    confidence: u32,
+    /// The normal quantile of the level the value is read at: Φ⁻¹(1 - c).
+    z: f64,
+}
+
+/// `child`'s replies as (move, position with the root's side to move, leaf depth): a pass
+/// takes no ply.
+fn replies(child: &Board, depth: u32) -> Vec<(Square, Board, u32)> {
+    if child.moves() == 0 {
+        return vec![(Square::Pass, child.pass(), depth - 1)];
+    }
+    Squares(child.moves())
+        .filter_map(|sq| child.play(sq).map(|g| (Square::At(sq as u8), g, depth - 2)))
+        .collect()
+}
+
+impl<L: Leaves> Tree<L> {
+    pub fn new(leaves: L, confidence: u32) -> Tree<L> {
+        let confidence = confidence.clamp(1, 99);
+        Tree {
+            leaves,
+            confidence,
+            z: inverse_normal(1.0 - f64::from(confidence) / 100.0),
+        }
+    }
+
+    /// The move `sq` of `b` whose ordinary value at `depth` (our view) is `value`, with the
+    /// child's line `line` (its first move is searched first), as a distribution. `depth` ≥ 3.
+    pub fn value_move(&mut self, b: &Board, sq: usize, value: i32, line: &[Square], depth: u32) -> Option<RiskMove> {
+        let mv = Square::At(sq as u8);
+        let child = b.play(sq)?;
+        if child.is_game_over() {
+            let dist = Dist::exact(-child.final_score());
+            return Some(RiskMove {
+                value: dist.value(self.confidence),
+                dist,
+                pv: vec![mv],
+            });
+        }
+        let mut order = replies(&child, depth);
+        if let Some(i) = order.iter().position(|r| Some(&r.0) == line.first()) {
+            order[..=i].rotate_right(1);
+        }
+        // (reply, value from our view, σ, leaf PV), and the lowest value so far.
+        let mut kept: Vec<(Square, i32, f64, Vec<Square>)> = Vec::new();
+        let mut least: Option<i32> = None;
+        for (r, g, d) in order {
+            let sigma = self.leaves.sigma(&g, d);
+            let hi = least.map_or(INF, |m| m + self.reply_margin(sigma));
+            let leaf = if g.is_game_over() {
+                Leaf {
+                    score: g.final_score(),
+                    sigma: 0.0,
+                    pv: Vec::new(),
+                }
+            } else {
+                self.leaves
+                    .leaf(&g, d.saturating_sub(DISTANCE_SHALLOWER).max(1), (-INF, hi))?
+            };
+            if leaf.score >= hi {
+                continue;
+            }
+            least = Some(least.map_or(leaf.score, |m| m.min(leaf.score)));
+            // A solved leaf stays solved deeper; the others have the σ of their full depth.
+            let sigma = if leaf.sigma > 0.0 { sigma } else { 0.0 };
+            kept.push((r, leaf.score, sigma, leaf.pv));
+        }
+        let least = least?;
+        let (own, shared) = ((1.0 - SIBLING_CORRELATION).sqrt(), SIBLING_CORRELATION.sqrt());
+        // The minimum over the replies' own errors is the negated maximum of their negations;
+        // the error they share moves them together, that of the lowest reply's σ.
+        let dist = kept
+            .iter()
+            .map(|&(_, y, sigma, _)| Dist::normal(-f64::from(value + y - least), own * sigma))
+            .reduce(|a, b| a.max(&b))?
+            .neg();
+        let (reply, _, anchor_sigma, leaf_pv) = kept.into_iter().min_by_key(|k| k.1)?;
+        let dist = dist.blur(shared * anchor_sigma);
+        Some(RiskMove {
+            value: dist.value(self.confidence),
+            dist,
+            pv: [mv, reply].into_iter().chain(leaf_pv).collect(),
+        })
+    }
+
+    /// Discs above the lowest reply from which a reply of this σ is left out.
+    fn reply_margin(&self, sigma: f64) -> i32 {
+        ((self.z + REPLY_SIGMAS).max(0.0) * sigma).ceil() as i32
+    }
+
+    /// The highest ordinary value whose move cannot be worth more than `target` at the
+    /// confidence, its replies' σ at most `sigma` (None: every value can; -64 ..= 64).
+    fn ceiling(&self, target: i32, sigma: f64) -> Option<i32> {
+        // The anchor reply alone bounds the move: N(v, s) for some s in [0, sigma]; the
+        // quantile is monotone in s, so one of the ends is the bound.
+        let bound = |v: i32| v.max(Dist::normal(f64::from(v), sigma).value(self.confidence));
+        (-64..=64).take_while(|&v| bound(v) <= target).last()
+    }
+
+    /// The ordinary search's choice `best` of `b` (value `value` at `depth` ≥ 3, line `line`
+    /// from the move; every other move worth at most `value` to it) refined: the move with the
+    /// highest value at the confidence, `best` unless another is strictly higher. None when
+    /// stopped.
+    pub fn refine(&mut self, b: &Board, depth: u32, best: usize, value: i32, line: &[Square]) -> Option<RiskMove> {
+        let mut chosen = self.value_move(b, best, value, line.get(1..).unwrap_or(&[]), depth)?;
+        for sq in Squares(b.moves()).filter(|&sq| sq != best) {
+            let child = b.play(sq)?;
+            let sigma = replies(&child, depth)
+                .iter()
+                .map(|(_, g, d)| self.leaves.sigma(g, *d))
+                .fold(0.0, f64::max);
+            let candidate = match self.ceiling(chosen.value, sigma) {
+                None => self.exact_child(&child, depth - 1, -INF)?,
+                // The ordinary search found every other move worth at most `value`.
+                Some(t) if t >= value.min(64) => continue,
+                Some(t) => {
+                    // Null window first: most moves fail it, and their exact values are not needed.
+                    if !child.is_game_over() && -self.leaves.leaf(&child, depth - 1, (-t - 1, -t))?.score <= t {
+                        continue;
+                    }
+                    self.exact_child(&child, depth - 1, t)?
+                }
+            };
+            let Some(c) = candidate else { continue };
+            let m = self.value_move(b, sq, -c.score, &c.pv, depth)?;
+            if m.value > chosen.value {
+                chosen = m;
+            }
+        }
+        Some(chosen)
+    }
+
+    /// `child` (the opponent to move) searched `depth` plies when its value for us is above
+    /// `floor`; Some(None) when it is not.
+    fn exact_child(&mut self, child: &Board, depth: u32, floor: i32) -> Option<Option<Leaf>> {
+        if child.is_game_over() {
+            return Some((-child.final_score() > floor).then(|| Leaf {
+                score: child.final_score(),
+                sigma: 0.0,
+                pv: Vec::new(),
+            }));
+        }
+        let leaf = self.leaves.leaf(child, depth, (-INF, -floor))?;
+        Some((-leaf.score > floor).then_some(leaf))
+    }
+
+    /// Every legal move of `b` valued at `depth` ≥ 3, best first (among equal values, the
+    /// lower square first). None when stopped.
+    pub fn all(&mut self, b: &Board, depth: u32) -> Option<Vec<RiskMove>> {
+        let mut out = Vec::new();
+        for sq in Squares(b.moves()) {
+            let child = b.play(sq)?;
+            // Every value is above -INF: the child is always there.
+            let Some(c) = self.exact_child(&child, depth - 1, -INF)? else {
+                continue;
+            };
+            out.push(self.value_move(b, sq, -c.score, &c.pv, depth)?);
+        }
+        out.sort_by_key(|m| std::cmp::Reverse(m.value));
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// A hand-built tree from the start position: the table holds the positions after two
+    /// plies (value for their side to move, σ); a position after one ply is the best of its
+    /// replies (one ply of negamax).
+    struct Table(HashMap<Board, (i32, f64)>);
+    impl Leaves for Table {
+        fn leaf(&mut self, b: &Board, _: u32, _: (i32, i32)) -> Option<Leaf> {
+            if let Some(&(score, sigma)) = self.0.get(b) {
+                return Some(Leaf {
+                    score,
+                    sigma,
+                    pv: Vec::new(),
+                });
+            }
+            Squares(b.moves())
+                .filter_map(|sq| Some((sq, -self.0.get(&b.play(sq)?)?.0)))
+                .max_by_key(|&(_, s)| s)
+                .map(|(sq, score)| Leaf {
+                    score,
+                    sigma: 0.0,
+                    pv: vec![Square::At(sq as u8)],
+                })
+        }
+
+        fn sigma(&self, b: &Board, _: u32) -> f64 {
+            self.0.get(b).map_or(0.0, |l| l.1)
+        }
+    }
+
+    /// The ordinary choice of the table's root: (move, value, line).
+    fn ordinary(tree: &mut Tree<Table>, b: &Board) -> (usize, i32, Vec<Square>) {
+        Squares(b.moves())
+            .filter_map(|sq| {
+                let leaf = tree.leaves.leaf(&b.play(sq)?, 1, (-INF, INF))?;
+                Some((sq, -leaf.score, [Square::At(sq as u8)].into_iter().chain(leaf.pv).collect()))
+            })
+            .max_by_key(|m| (m.1, std::cmp::Reverse(m.0)))
+            .expect("a move")
+    }
+
+    /// Every grandchild of the start under the root move `name`, with `value(i)` for the i-th.
+    fn under(b: &Board, name: &str, value: impl Fn(usize) -> (i32, f64)) -> Vec<(Board, (i32, f64))> {
+        let sq = Square::parse(name).ok().and_then(|s| s.index()).expect("square");
+        let child = b.play(sq).expect("legal");
+        Squares(child.moves())
+            .enumerate()
+            .map(|(i, r)| (child.play(r).expect("legal"), value(i)))
+            .collect()
+    }
+
+    #[test]
+    fn sure_small_win_against_likely_big_win() {
+        // d3 is a sure +2 whatever the reply (solved, σ = 0); after f5 the opponent has one
+        // sensible reply, to a +10 with σ = 8 (a big win with P(loss) ≈ 12 %); c4 and e6 are
+        // clearly worse. The ordinary search plays f5.
+        let b = Board::START;
+        let table: HashMap<Board, (i32, f64)> = [
+            under(&b, "d3", |_| (2, 0.0)),
+            under(&b, "f5", |i| if i == 0 { (10, 8.0) } else { (60, 8.0) }),
+            under(&b, "c4", |_| (-10, 3.0)),
+            under(&b, "e6", |_| (-10, 3.0)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let choose = |c: u32| {
+            let mut tree = Tree::new(Table(table.clone()), c);
+            let (best, value, line) = ordinary(&mut tree, &b);
+            let m = tree.refine(&b, 3, best, value, &line).expect("all leaves known");
+            (m.pv[0].to_string(), m.value, m.dist.win())
+        };
+        // Safe: the pessimistic value of f5 (10 - 1.645·8 ≈ -3) is below d3's 2.
+        let (mv, value, _) = choose(95);
+        assert_eq!((mv.as_str(), value), ("d3", 2));
+        // Risky: f5's optimistic value (≈ 23) beats 2.
+        assert_eq!(choose(5).0, "f5");
+        let (mv, value, win) = choose(50);
+        assert_eq!((mv.as_str(), value), ("f5", 10));
+        assert!((win - 0.883).abs() < 0.01, "{win}");
+    }
+
+    #[test]
+    fn refinement_chooses_as_valuing_every_move() {
+        // Leaves with pseudo-random values and σ: the refinement's choice is worth what the
+        // best of all moves valued in full is worth.
+        let b = Board::START;
+        let mut table = HashMap::new();
+        let mut x: u64 = 7;
+        for seed in 0..20 {
+            for sq in Squares(b.moves()) {
+                let c = b.play(sq).expect("legal");
+                for sq2 in Squares(c.moves()) {
+                    x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407 + seed);
+                    let g = c.play(sq2).expect("legal");
+                    table.insert(g, (((x >> 33) % 21) as i32 - 10, ((x >> 20) % 6) as f64));
+                }
+            }
+            for c in [5, 30, 50, 70, 95] {
+                let mut tree = Tree::new(Table(table.clone()), c);
+                let (best, value, line) = ordinary(&mut tree, &b);
+                let refined = tree.refine(&b, 3, best, value, &line).expect("known");
+                let all = tree.all(&b, 3).expect("known");
+                assert_eq!(refined.value, all[0].value, "seed {seed}, c = {c}");
+                let same = all.iter().find(|m| m.pv[0] == refined.pv[0]).expect("a legal move");
+                assert_eq!(same.value, refined.value, "seed {seed}, c = {c}");
+            }
+        }
+    }
+}
