@@ -9,6 +9,7 @@ pub mod ggf;
 pub mod obf;
 pub mod perft;
 pub mod protocol;
+pub mod rng;
 pub mod search;
 pub mod serve;
 pub mod time;

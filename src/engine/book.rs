@@ -5,6 +5,7 @@ use crate::board::{Board, Color, Position, Square};
 use crate::book::{Book, Learned, Searched, Valuer};
 use crate::game::Game;
 use crate::protocol::SearchDepth;
+use crate::rng::{GAMMA, mix};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -41,13 +42,8 @@ impl Lottery {
 
     /// A number below `n` (n ≥ 1).
     fn below(&self, n: usize) -> usize {
-        let s = self
-            .0
-            .fetch_add(0x9E37_79B9_7F4A_7C15, Ordering::Relaxed)
-            .wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = (s ^ (s >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n.max(1) as u64) as usize
+        let s = self.0.fetch_add(GAMMA, Ordering::Relaxed).wrapping_add(GAMMA);
+        (mix(s) % n.max(1) as u64) as usize
     }
 }
 
