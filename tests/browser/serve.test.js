@@ -52,6 +52,8 @@ after(async () => {
 
 const movesPlayed = async () => (await page.locator("#moves").textContent()).match(/[a-h][1-8]|pa/g)?.length ?? 0;
 const waitForMoves = (n) => page.waitForFunction((n) => ((document.getElementById("moves").textContent.match(/[a-h][1-8]|pa/g)) || []).length >= n, n);
+// Undo shortens the list: waiting for "at least n" would pass before the page had redrawn.
+const waitForExactly = (n) => page.waitForFunction((n) => ((document.getElementById("moves").textContent.match(/[a-h][1-8]|pa/g)) || []).length === n, n);
 const setup = async ({ engine, level, analysis }) => {
   await page.selectOption("#engine", engine);
   await page.selectOption("#level", String(level));
@@ -124,13 +126,14 @@ test("analysis scores every legal move, streaming deeper lines, book moves marke
 test("undo and redo, by buttons and keys", async () => {
   const n = await movesPlayed();
   await page.click("#undo");
-  await waitForMoves(n - 1);
+  await waitForExactly(n - 1);
   assert.equal(await movesPlayed(), n - 1);
   await page.keyboard.press("ArrowLeft");
-  await page.waitForFunction((n) => (document.getElementById("moves").textContent.match(/[a-h][1-8]|pa/g) || []).length === n, n - 2);
+  await waitForExactly(n - 2);
   await page.keyboard.press("ArrowRight");
+  await waitForExactly(n - 1);
   await page.click("#redo");
-  await waitForMoves(n);
+  await waitForExactly(n);
   assert.equal(await movesPlayed(), n);
 });
 
