@@ -95,6 +95,14 @@ impl Features {
         f
     }
 
+    /// Only the child's "me" view (`play`'s), for a leaf: what its evaluation reads.
+    #[inline(always)]
+    pub fn play_me(&self, d: &Deltas, sq: usize, flips: u64) -> [u16; LANES] {
+        let placed = &d.square[sq];
+        let flipped = d.sum(flips);
+        std::array::from_fn(|k| self.opp[k].wrapping_add(placed[k].wrapping_mul(2)).wrapping_add(flipped[k]))
+    }
+
     /// The indices after a pass: the views swap.
     #[inline(always)]
     pub fn pass(&self) -> Features {

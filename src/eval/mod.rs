@@ -15,7 +15,7 @@ use crate::board::bits;
 use crate::board::symmetry;
 use crate::search::endgame::OrderingEval;
 use crate::search::kernel::Kernel;
-use incremental::Features;
+use incremental::LANES;
 use patterns::{INSTANCES, PATTERN_WEIGHTS};
 pub use weights::EvalError;
 
@@ -185,7 +185,7 @@ pub struct Evaluator {
     instances: Vec<fold::Instance>,
     /// Each instance's table offset within a stage, lane by lane as `Features` holds the
     /// indices (padding lanes 0): what the vector gather of the leaf evaluation adds.
-    lane_offsets: [u32; incremental::LANES],
+    lane_offsets: [u32; LANES],
     digits: Vec<u16>,
     bmi2: bool,
     /// The compiled copy of the leaf evaluation to use (`evaluate_features`).
@@ -203,7 +203,7 @@ impl Evaluator {
             folded.extend_from_slice(&stage[PATTERN_WEIGHTS..EDGE_MOBILITY]);
             folded.extend(fold_edge_table(&stage[EDGE_MOBILITY..]));
         }
-        let mut lane_offsets = [0u32; incremental::LANES];
+        let mut lane_offsets = [0u32; LANES];
         for (o, inst) in lane_offsets.iter_mut().zip(&folding.instances) {
             *o = inst.offset as u32;
         }
@@ -297,12 +297,12 @@ impl Evaluator {
 
     /// The same from the position's incremental pattern indices (`f` must be `b`'s), in the
     /// fastest compiled copy: the search's leaves land here.
-    pub fn evaluate_fine_features(&self, b: &Board, f: &Features, moves: u64) -> i32 {
+    pub fn evaluate_fine_features(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
         match self.kernel {
-            Kernel::Portable => self.fine_features(b, f, moves),
+            Kernel::Portable => self.fine_features(b, me, moves),
             // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86V3 => unsafe { self.fine_features_x86v3(b, f, moves) },
+            Kernel::X86V3 => unsafe { self.fine_features_x86v3(b, me, moves) },
         }
     }
 
@@ -311,9 +311,9 @@ impl Evaluator {
     /// fit the CPU's reorder window and waited on the cache in turns.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-    fn fine_features_x86v3(&self, b: &Board, f: &Features, moves: u64) -> i32 {
+    fn fine_features_x86v3(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
         use std::arch::x86_64::*;
-        const { assert!(incremental::LANES.is_multiple_of(8)) };
+        const { assert!(LANES.is_multiple_of(8)) };
         let w = self.stage(b);
         let n = self.instances.len();
         let base = w.as_ptr() as *const i32;
@@ -326,7 +326,7 @@ impl Evaluator {
             // inside the stage (the other tables follow the patterns). Lanes past `n` are masked
             // off and read nothing.
             unsafe {
-                let x = _mm_loadu_si128(f.me.as_ptr().add(lane) as *const __m128i);
+                let x = _mm_loadu_si128(me.as_ptr().add(lane) as *const __m128i);
                 let off = _mm256_loadu_si256(self.lane_offsets.as_ptr().add(lane) as *const __m256i);
                 let idx = _mm256_add_epi32(_mm256_cvtepu16_epi32(x), off);
                 let g = if lane + 8 <= n {
@@ -350,12 +350,12 @@ impl Evaluator {
     }
 
     #[inline(always)]
-    fn fine_features(&self, b: &Board, f: &Features, moves: u64) -> i32 {
+    fn fine_features(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
         let w = self.stage(b);
         let patterns: i32 = self
             .instances
             .iter()
-            .zip(&f.me)
+            .zip(me)
             .map(|(i, &x)| w[i.offset + x as usize] as i32)
             .sum();
         (patterns + other_terms(w, b, moves)) * (256 / SCALE)
@@ -472,8 +472,8 @@ impl OrderingEval for Evaluator {
         to_discs(self.evaluate_fine_with_moves(b, moves))
     }
 
-    fn evaluate_features(&self, b: &Board, f: &Features, moves: u64) -> i32 {
-        to_discs(self.evaluate_fine_features(b, f, moves))
+    fn evaluate_features(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
+        to_discs(self.evaluate_fine_features(b, me, moves))
     }
 }
 
@@ -567,13 +567,13 @@ mod tests {
             assert_eq!(e.evaluate_fine(&b), e.evaluate_unfolded(&b), "{b:?}");
             assert_eq!(portable.evaluate_fine(&b), e.evaluate_fine(&b), "{b:?}");
             // The search's leaf evaluation from incremental indices, in every compiled copy.
-            let f = Features::new(incremental::Deltas::get(), &b);
+            let f = incremental::Features::new(incremental::Deltas::get(), &b);
             let moves = b.moves();
             for kernel in [Kernel::Portable, Kernel::detect()] {
                 let mut k = e.clone();
                 k.kernel = kernel;
                 assert_eq!(
-                    k.evaluate_fine_features(&b, &f, moves),
+                    k.evaluate_fine_features(&b, &f.me, moves),
                     e.evaluate_fine(&b),
                     "{kernel:?} {b:?}"
                 );

@@ -15,7 +15,7 @@ use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
 use crate::board::stability::stable_discs;
 use crate::board::{Board, Square};
-use crate::eval::incremental::Features;
+use crate::eval::incremental::LANES;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -28,8 +28,9 @@ pub trait OrderingEval: Sync {
     fn evaluate_with_moves(&self, b: &Board, _moves: u64) -> i32 {
         self.evaluate(b)
     }
-    /// The same when the caller also keeps the position's incremental pattern indices.
-    fn evaluate_features(&self, b: &Board, _f: &Features, moves: u64) -> i32 {
+    /// The same when the caller also keeps the position's incremental pattern indices (the
+    /// side to move's view, `Features::me`).
+    fn evaluate_features(&self, b: &Board, _me: &[u16; LANES], moves: u64) -> i32 {
         self.evaluate_with_moves(b, moves)
     }
 }

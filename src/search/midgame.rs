@@ -11,7 +11,7 @@ use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
 use crate::board::bits::{self, Squares};
 use crate::board::{Board, Square};
-use crate::eval::incremental::{Deltas, Features};
+use crate::eval::incremental::{Deltas, Features, LANES};
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -347,8 +347,8 @@ impl<'a, K> Run<'a, K> {
 
     /// The evaluation of a leaf whose pattern indices and legal moves are known.
     #[inline]
-    fn evaluate_leaf(&self, b: &Board, f: &Features, moves: u64) -> i32 {
-        self.eval.evaluate_features(b, f, moves).clamp(-64, 64)
+    fn evaluate_leaf(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
+        self.eval.evaluate_features(b, me, moves).clamp(-64, 64)
     }
 
     /// The pattern indices of `child`, reached from `b` by a move on `sq`.
@@ -490,7 +490,7 @@ macro_rules! midgame_impl {
                             let (lo, hi) = ((alpha - ORDER_WINDOW).max(-INF), (alpha + ORDER_WINDOW).min(INF));
                             -self.pvs(&child, &cf, -hi, -lo, (depth - 4) / 3, &mut Vec::new())
                         } else {
-                            -self.evaluate_leaf(&child, &cf, replies)
+                            -self.evaluate_leaf(&child, &cf.me, replies)
                         };
                         value * 64 - replies.count_ones() as i32
                     } else {
@@ -516,7 +516,7 @@ macro_rules! midgame_impl {
                     return -self.nws(&b.pass(), &f.pass(), -alpha - 1, depth);
                 }
                 if depth == 0 {
-                    return self.evaluate_leaf(b, f, moves);
+                    return self.evaluate_leaf(b, &f.me, moves);
                 }
                 if self.solves_exactly(b, depth) {
                     return self.solve_nws(b, alpha);
@@ -534,6 +534,21 @@ macro_rules! midgame_impl {
                     tt_move = h.best;
                 }
                 self.nws_moves(b, f, alpha, depth, moves, tt_move)
+            }
+
+            /// `nws` of depth 0 for `child`, reached from `b` (indices `f`) by `sq` flipping
+            /// `flips`: only the leaf's own view of the indices is computed, unless it must pass.
+            $(#[$attr])*
+            fn leaf(&mut self, child: &Board, f: &Features, sq: usize, flips: u64, alpha: i32) -> i32 {
+                let moves = child.moves();
+                if moves == 0 {
+                    return self.nws(child, &f.play(self.deltas, sq, flips), alpha, 0);
+                }
+                self.nodes += 1;
+                if self.poll() {
+                    return alpha;
+                }
+                self.evaluate_leaf(child, &f.play_me(self.deltas, sq, flips), moves)
             }
 
             /// The part of `nws` after the TT probe: ProbCut, then the moves.
@@ -554,7 +569,11 @@ macro_rules! midgame_impl {
                     for sq in first.into_iter().chain(by_class) {
                         let flips = bits::flips(b.player, b.opponent, sq);
                         let child = b.play_flips(sq, flips);
-                        let s = -self.nws(&child, &f.play(self.deltas, sq, flips), -alpha - 1, depth - 1);
+                        let s = if depth == 1 {
+                            -self.leaf(&child, f, sq, flips, -alpha - 1)
+                        } else {
+                            -self.nws(&child, &f.play(self.deltas, sq, flips), -alpha - 1, depth - 1)
+                        };
                         if self.aborted {
                             return alpha;
                         }
@@ -657,7 +676,7 @@ macro_rules! midgame_impl {
                     return s;
                 }
                 if depth == 0 {
-                    return self.evaluate_leaf(b, f, moves);
+                    return self.evaluate_leaf(b, &f.me, moves);
                 }
                 if self.solves_exactly(b, depth) {
                     // Exact from here: the solver's PV search gives value and line together.
