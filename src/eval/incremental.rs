@@ -85,21 +85,23 @@ impl Features {
     pub fn play(&self, d: &Deltas, sq: usize, flips: u64) -> Features {
         let placed = &d.square[sq];
         let flipped = d.sum(flips);
-        // The child's side to move is the parent's opponent: its "me" view is the parent's
-        // "opp" view with the new disc as 2 and the flipped discs 1 -> 2.
-        let mut f = *self;
-        for k in 0..LANES {
-            f.me[k] = self.opp[k].wrapping_add(placed[k].wrapping_mul(2)).wrapping_add(flipped[k]);
-            f.opp[k] = self.me[k].wrapping_add(placed[k]).wrapping_sub(flipped[k]);
+        Features {
+            me: self.child_me(placed, &flipped),
+            // The parent's "me" view with the new disc as 1 and the flipped discs 2 -> 1.
+            opp: std::array::from_fn(|k| self.me[k].wrapping_add(placed[k]).wrapping_sub(flipped[k])),
         }
-        f
     }
 
-    /// Only the child's "me" view (`play`'s), for a leaf: what its evaluation reads.
+    /// Only the child's "me" view (`play`'s), for a leaf: all its evaluation reads.
     #[inline(always)]
     pub fn play_me(&self, d: &Deltas, sq: usize, flips: u64) -> [u16; LANES] {
-        let placed = &d.square[sq];
-        let flipped = d.sum(flips);
+        self.child_me(&d.square[sq], &d.sum(flips))
+    }
+
+    /// The child's side to move is the parent's opponent: its "me" view is the parent's "opp"
+    /// view with the new disc as 2 and the flipped discs 1 -> 2.
+    #[inline(always)]
+    fn child_me(&self, placed: &[u16; LANES], flipped: &[u16; LANES]) -> [u16; LANES] {
         std::array::from_fn(|k| self.opp[k].wrapping_add(placed[k].wrapping_mul(2)).wrapping_add(flipped[k]))
     }
 

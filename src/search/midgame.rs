@@ -536,8 +536,9 @@ macro_rules! midgame_impl {
                 self.nws_moves(b, f, alpha, depth, moves, tt_move)
             }
 
-            /// `nws` of depth 0 for `child`, reached from `b` (indices `f`) by `sq` flipping
-            /// `flips`: only the leaf's own view of the indices is computed, unless it must pass.
+            /// `nws` of depth 0 for `child`, reached by `sq` flipping `flips` from the position
+            /// whose indices are `f`: only the leaf's own view of the indices is computed,
+            /// unless it must pass.
             $(#[$attr])*
             fn leaf(&mut self, child: &Board, f: &Features, sq: usize, flips: u64, alpha: i32) -> i32 {
                 let moves = child.moves();
@@ -561,8 +562,8 @@ macro_rules! midgame_impl {
                 let mut best_move = None;
                 if depth <= 2 {
                     // Near the leaves a search or a sort per move costs more than it saves: the TT
-                    // move first, then the squares by a fixed priority (the history heuristic
-                    // measured 2 % fewer nodes and 6 % more time).
+                    // move first, then the squares by a fixed priority (sorting by the history
+                    // heuristic saved 4-12 % of the nodes and cost 10-14 % more time).
                     let first = tt_move.filter(|&m| moves >> m & 1 != 0);
                     let rest = moves & !first.map_or(0, |m| 1u64 << m);
                     let by_class = SQUARE_PRIORITY.iter().flat_map(|&mask| Squares(rest & mask));
