@@ -9,7 +9,7 @@
 //! itself: `v` is already the minimax of the replies' searched values, so the minimum over
 //! the replies' errors, whose median lies below the lowest reply's, would count that effect a
 //! second time (a style that did so played another move than the ordinary search in 4 % of
-//! positions at c = 50 and lost about 110 Elo to it, docs/measurements.md). The replies give
+//! positions at c = 50, docs/measurements.md). The replies give
 //! the distribution's shape only: its value at the confidence is `v + spread`, the spread the
 //! (1 - c) quantile of `X - median(X)` (0 at c = 50, at most 0 above, at least 0 below);
 //! σ → 0 makes every distribution a step at `v`, the ordinary search's value and choice.
@@ -19,9 +19,9 @@
 //! `v > w - spread`, and the ordinary search found every other move worth at most the chosen
 //! move's ordinary value `v*`: at c ≥ 50 (spread ≤ 0) a move can only win if `w < v*`, so at
 //! c = 50 (`w = v*`) no other move is searched; otherwise the move's replies are searched
-//! (the shallow distances, cheap), and unless `w - spread ≥ v*` one null-window search of its
-//! child at `w - spread` rules it out or gives the value to search exactly: exact given the
-//! ordinary values. Replies more than (z + 3)σ above the lowest (z: the normal quantile of
+//! (the distances, `DISTANCE_SHALLOWER` plies short), and unless `w - spread ≥ v*` one
+//! null-window search of its child at `w - spread` rules it out or gives the value to search
+//! exactly: exact given the ordinary values. Replies more than (z + 3)σ above the lowest (z: the normal quantile of
 //! the confidence's level) are left out: they move the minimum's CDF by less than
 //! 1 - Φ(3) ≈ 0.13 % anywhere up to the value used; approximate, and exact with σ = 0.
 
