@@ -81,6 +81,16 @@ impl Dist {
         Dist { cdf }
     }
 
+    /// The distribution of X + k, the tails folded onto ±64 as `normal`'s.
+    pub fn shift(&self, k: i32) -> Dist {
+        let mut cdf = [1.0; STEPS];
+        for (i, p) in cdf.iter_mut().enumerate().take(STEPS - 1) {
+            // P(X + k ≤ x) = P(X ≤ x - k); `cdf` is 0 below -64 and 1 from 64 on, which folds.
+            *p = self.cdf(i as i32 + MIN - k);
+        }
+        Dist { cdf }
+    }
+
     /// The q-quantile: the smallest x with P(X ≤ x) ≥ q (q in (0, 1]).
     pub fn quantile(&self, q: f64) -> i32 {
         let k = self.cdf.iter().position(|&p| p >= q).unwrap_or(STEPS - 1);
@@ -169,6 +179,18 @@ mod tests {
         let n = Dist::normal(3.0, 4.0);
         assert!((-64..=64).all(|x| (d.cdf(x) - n.cdf(x)).abs() < 1e-6));
         assert_eq!(Dist::normal(5.0, 2.0).blur(0.0), Dist::normal(5.0, 2.0));
+    }
+
+    #[test]
+    fn shifting_moves_every_quantile() {
+        let d = Dist::normal(3.0, 5.0);
+        for c in [5, 50, 95] {
+            assert_eq!(d.shift(-7).value(c), d.value(c) - 7);
+            assert_eq!(d.shift(4).value(c), d.value(c) + 4);
+        }
+        // Folded at the ends: every quantile stays within ±64.
+        assert_eq!(Dist::exact(60).shift(10), Dist::exact(64));
+        assert_eq!(Dist::exact(-60).shift(-10), Dist::exact(-64));
     }
 
     #[test]

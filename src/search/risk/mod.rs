@@ -3,17 +3,18 @@
 //! numbers.
 //!
 //! The ordinary search runs first, as it would without the style (same iterative deepening,
-//! pruning and clock): its move and value at its last finished depth D. Then each root move
-//! that could change the choice is valued as a distribution (`tree`): its ordinary value plus
-//! the spread of the minimum over its replies, each reply a leaf of the ordinary search at
-//! D - 2 with σ from the Multi-ProbCut error model ([`leaf_sigma`]; solved leaves have
-//! σ = 0), most of it shared by the replies and the rest independent, P(min > x) =
-//! Π P(reply > x). The root plays the move
+//! pruning, and the move's whole time under a clock): its move and value at its last finished
+//! depth D. Then each root move that could change the choice is valued as a distribution
+//! (`tree`) whose median is its ordinary value and whose shape comes from the minimum over
+//! its replies, each reply a leaf of the ordinary search at D - 2 with σ from the
+//! Multi-ProbCut error model ([`leaf_sigma`]; solved leaves have σ = 0), most of it shared by
+//! the replies and the rest independent, P(min > x) = Π P(reply > x). The root plays the move
 //! whose value at confidence c, the (1 - c) quantile of its distribution, is highest; the
-//! ordinary move unless another is strictly higher. Moves whose ordinary value rules them out
-//! are dismissed by one null-window search each, so the refinement costs a fraction of the
-//! ordinary search, and it runs on the same clock: the ordinary move is played when the clock
-//! runs out first.
+//! ordinary move unless another is strictly higher, so c = 50 plays the ordinary move (and is
+//! the ordinary search: the refinement is skipped, see `search`). Elsewhere a move whose
+//! ordinary value cannot make up for its shape is dismissed by its replies' shallow searches,
+//! or else by one null-window search. The refinement gets what the ordinary search leaves of
+//! the clock: the ordinary move is played when the clock runs out first.
 //!
 //! Exact: with σ = 0 every distribution is a step at the move's ordinary value, so the style
 //! plays the ordinary search's move and value (alpha-beta's, without forward pruning; a
@@ -27,7 +28,7 @@ use super::dist::{Dist, Odds};
 use super::endgame::OrderingEval;
 use super::midgame::Searcher;
 use super::mpc::MpcTable;
-use super::request::{DepthKind, Limits, SearchInfo, SearchRequest};
+use super::request::{DepthKind, SearchInfo, SearchRequest};
 use crate::board::Square;
 use leaves::SearchLeaves;
 use std::sync::atomic::AtomicBool;
@@ -52,11 +53,6 @@ impl Risk {
 /// The root depth below which the style is the ordinary search: a root move, a reply and at
 /// least one ply of leaf.
 const MIN_DEPTH: u32 = 3;
-
-/// The share of a move's time the ordinary search gets under a clock; the refinement has
-/// the rest. At the same depth the refinement costs about 0.6 of the ordinary search
-/// (docs/measurements.md), so the style's moves take about as long as the ordinary search's.
-const ORDINARY_SHARE: f64 = 0.6;
 
 /// The σ of a depth-`depth` value at `empties` empties: the σ of the fitted pair whose check
 /// depth is `depth` and whose gap is the largest fitted (6 plies, else 5, 4, 3, 2; the pairs
@@ -157,15 +153,10 @@ pub fn search(
         return every_move(&mut tree, req, start, report);
     }
     let b = req.board;
-    let ordinary_req = SearchRequest {
-        limits: Limits {
-            time: req.limits.time.map(|t| t.mul_f64(ORDINARY_SHARE)),
-            ..req.limits
-        },
-        ..req.clone()
-    };
+    // The whole time: the refinement changes the move only away from c = 50, and the deepest
+    // ordinary value is the median of every distribution.
     let leaves = &mut tree.leaves;
-    let r = leaves.searcher.run(&ordinary_req, eval, stop, &mut |i| {
+    let r = leaves.searcher.run(req, eval, stop, &mut |i| {
         report(&[ordinary_line(&leaves.sigmas, b.empty_count(), i)])
     });
     leaves.nodes = r.nodes;
@@ -183,7 +174,12 @@ pub fn search(
     let (Some(Square::At(best)), DepthKind::Midgame { depth, percent }) = (r.best, r.kind) else {
         return vec![ordinary];
     };
-    if depth < MIN_DEPTH {
+    // At c = 50 the median is the ordinary value, so no move can beat the ordinary one and the
+    // refinement would only measure that move's shape for the reported chances: its reply
+    // searches cost 0.2-1.3x the ordinary search's nodes at match depths (17-19 plies), and
+    // that time on the clock lost about 100 Elo (docs/measurements.md). The ordinary line's
+    // chances, N(v, σ of depth D), stand in.
+    if depth < MIN_DEPTH || risk.confidence == 50 {
         return vec![ordinary];
     }
     // Stopped or out of time: the ordinary move.
@@ -368,11 +364,12 @@ mod agreement {
         share
     }
 
-    /// The issue's 500 positions at depth 10: 479 of 500 (95.8 %), the style taking 1.6x the
-    /// ordinary search's time (docs/measurements.md); about 20 s.
+    /// The issue's 500 positions at depth 10 (the issue asks for 95 %): the median is the
+    /// ordinary value, so c = 50 plays the ordinary move (500 of 500, docs/measurements.md).
+    /// About 10 s.
     #[test]
     fn median_agrees_with_the_ordinary_search() {
         let share = agreement(500, 10);
-        assert!(share >= 0.95, "{share}");
+        assert!(share >= 0.99, "{share}");
     }
 }

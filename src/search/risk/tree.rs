@@ -1,20 +1,29 @@
 //! The style's two plies of distributions, generic over where searched values come from.
 //!
 //! A root move `m` of ordinary value `v` (its child searched `depth - 1` plies) has the
-//! distribution of `v + S + min over replies r of (d_r + E_r)`: each reply is a leaf at
-//! `depth - 2` plies (a pass takes no ply), `d_r` its distance above the lowest reply's
-//! (measured `DISTANCE_SHALLOWER` plies short); a leaf's error, σ_r at its depth
-//! (`Leaves::sigma`, 0 when solved), is split into a part the siblings share, S (the lowest
-//! reply's), and an independent one, E_r (`SIBLING_CORRELATION`). Anchoring on `v` makes
-//! σ → 0 give `v` itself: the ordinary search's value, so the ordinary search's choice.
+//! distribution of `v + X - median(X)` with `X = S + min over replies r of (d_r + E_r)`: each
+//! reply is a leaf at `depth - 2` plies (a pass takes no ply), `d_r` its distance above the
+//! lowest reply's (measured `DISTANCE_SHALLOWER` plies short); a leaf's error, σ_r at its
+//! depth (`Leaves::sigma`, 0 when solved), is split into a part the siblings share, S (the
+//! lowest reply's), and an independent one, E_r (`SIBLING_CORRELATION`). The median is `v`
+//! itself: `v` is already the minimax of the replies' searched values, so the minimum over
+//! the replies' errors, whose median lies below the lowest reply's, would count that effect a
+//! second time (a style that did so played another move than the ordinary search in 4 % of
+//! positions at c = 50, docs/measurements.md). The replies give
+//! the distribution's shape only: its value at the confidence is `v + spread`, the spread the
+//! (1 - c) quantile of `X - median(X)` (0 at c = 50, at most 0 above, at least 0 below);
+//! σ → 0 makes every distribution a step at `v`, the ordinary search's value and choice.
 //!
-//! Only what can change the choice is searched (`Tree::refine`). A move's value at the
-//! confidence is at most that of its anchor reply alone, N(v, σ) (a minimum is no higher
-//! than any of its terms), so a move whose ordinary value cannot beat the chosen move's
-//! value even so is ruled out by one null-window search of its child: exact. Replies more
-//! than (z + 3)σ above the lowest (z: the normal quantile of the confidence's level) are
-//! left out: they move the minimum's CDF by less than 1 - Φ(3) ≈ 0.13 % anywhere up to the
-//! value used; approximate, and exact with σ = 0.
+//! Only what can change the choice is searched (`Tree::refine`). The spread does not depend
+//! on `v`, so a move beats the chosen move's value `w` (below 64) exactly when
+//! `v > w - spread`, and the ordinary search found every other move worth at most the chosen
+//! move's ordinary value `v*`: at c ≥ 50 (spread ≤ 0) a move can only win if `w < v*`, so at
+//! c = 50 (`w = v*`) no other move is searched; otherwise the move's replies are searched
+//! (the distances, `DISTANCE_SHALLOWER` plies short), and unless `w - spread ≥ v*` one
+//! null-window search of its child at `w - spread` rules it out or gives the value to search
+//! exactly: exact given the ordinary values. Replies more than (z + 3)σ above the lowest (z: the normal quantile of
+//! the confidence's level) are left out: they move the minimum's CDF by less than
+//! 1 - Φ(3) ≈ 0.13 % anywhere up to the value used; approximate, and exact with σ = 0.
 
 use super::super::dist::Dist;
 use super::super::mpc::inverse_normal;
@@ -64,6 +73,14 @@ pub struct RiskMove {
     pub pv: Vec<Square>,
 }
 
+/// A move's distribution around its ordinary value (see the module).
+struct Shape {
+    /// `X - median(X)`: median 0.
+    dist: Dist,
+    /// The lowest reply, then that leaf's PV (empty when the move ends the game).
+    line: Vec<Square>,
+}
+
 pub struct Tree<L> {
     pub leaves: L,
     /// Percent, 1-99.
@@ -96,26 +113,45 @@ impl<L: Leaves> Tree<L> {
     /// The move `sq` of `b` whose ordinary value at `depth` (our view) is `value`, with the
     /// child's line `line` (its first move is searched first), as a distribution. `depth` ≥ 3.
     pub fn value_move(&mut self, b: &Board, sq: usize, value: i32, line: &[Square], depth: u32) -> Option<RiskMove> {
-        let mv = Square::At(sq as u8);
+        let shape = self.shape(b, sq, line, depth)?;
+        Some(self.place(sq, shape, value))
+    }
+
+    /// The move `sq` with the shape `shape` and the ordinary value `value`.
+    fn place(&self, sq: usize, shape: Shape, value: i32) -> RiskMove {
+        let dist = shape.dist.shift(value);
+        RiskMove {
+            value: dist.value(self.confidence),
+            dist,
+            pv: [Square::At(sq as u8)].into_iter().chain(shape.line).collect(),
+        }
+    }
+
+    /// The shape of the move `sq` of `b` at `depth` (see the module): `X - median(X)` and the
+    /// lowest reply's line, the child's line `line` searched first. The same whatever the
+    /// order of the replies (given the same leaf values), so that a shape measured before the
+    /// move's ordinary value is known is the one it is valued with.
+    fn shape(&mut self, b: &Board, sq: usize, line: &[Square], depth: u32) -> Option<Shape> {
         let child = b.play(sq)?;
         if child.is_game_over() {
-            let dist = Dist::exact(-child.final_score());
-            return Some(RiskMove {
-                value: dist.value(self.confidence),
-                dist,
-                pv: vec![mv],
+            return Some(Shape {
+                dist: Dist::exact(0),
+                line: Vec::new(),
             });
         }
         let mut order = replies(&child, depth);
         if let Some(i) = order.iter().position(|r| Some(&r.0) == line.first()) {
             order[..=i].rotate_right(1);
         }
-        // (reply, value from our view, σ, leaf PV), and the lowest value so far.
-        let mut kept: Vec<(Square, i32, f64, Vec<Square>)> = Vec::new();
+        // (reply, value from our view, σ, margin, leaf PV), and the lowest value so far.
+        let mut kept: Vec<(Square, i32, f64, i32, Vec<Square>)> = Vec::new();
         let mut least: Option<i32> = None;
         for (r, g, d) in order {
             let sigma = self.leaves.sigma(&g, d);
-            let hi = least.map_or(INF, |m| m + self.reply_margin(sigma));
+            let margin = self.reply_margin(sigma);
+            // Kept when at most `margin` above the lowest: a tie with the lowest is kept whatever
+            // the order.
+            let hi = least.map_or(INF, |m| m + margin + 1);
             let leaf = if g.is_game_over() {
                 Leaf {
                     score: g.final_score(),
@@ -132,38 +168,44 @@ impl<L: Leaves> Tree<L> {
             least = Some(least.map_or(leaf.score, |m| m.min(leaf.score)));
             // A solved leaf stays solved deeper; the others have the σ of their full depth.
             let sigma = if leaf.sigma > 0.0 { sigma } else { 0.0 };
-            kept.push((r, leaf.score, sigma, leaf.pv));
+            kept.push((r, leaf.score, sigma, margin, leaf.pv));
         }
         let least = least?;
+        // Kept early, when the lowest was higher, but too far above the final lowest: left out,
+        // so that the kept replies do not depend on the order (a reply left out during the
+        // loop is that far above the final lowest too).
+        kept.retain(|k| k.1 <= least + k.3);
         let (own, shared) = ((1.0 - SIBLING_CORRELATION).sqrt(), SIBLING_CORRELATION.sqrt());
         // The minimum over the replies' own errors is the negated maximum of their negations;
         // the error they share moves them together, that of the lowest reply's σ.
         let dist = kept
             .iter()
-            .map(|&(_, y, sigma, _)| Dist::normal(-f64::from(value + y - least), own * sigma))
+            .map(|&(_, y, sigma, _, _)| Dist::normal(-f64::from(y - least), own * sigma))
             .reduce(|a, b| a.max(&b))?
             .neg();
-        let (reply, _, anchor_sigma, leaf_pv) = kept.into_iter().min_by_key(|k| k.1)?;
+        // Among equal lowest replies the first square, not the first searched: the same shape
+        // whatever the order.
+        let (reply, _, anchor_sigma, _, leaf_pv) = kept.into_iter().min_by_key(|k| {
+            (
+                k.1,
+                match k.0 {
+                    Square::At(sq) => i32::from(sq),
+                    Square::Pass => -1,
+                },
+            )
+        })?;
         let dist = dist.blur(shared * anchor_sigma);
-        Some(RiskMove {
-            value: dist.value(self.confidence),
-            dist,
-            pv: [mv, reply].into_iter().chain(leaf_pv).collect(),
+        // The median goes to 0: the ordinary value is the distribution's median.
+        let median = dist.value(50);
+        Some(Shape {
+            dist: dist.shift(-median),
+            line: [reply].into_iter().chain(leaf_pv).collect(),
         })
     }
 
-    /// Discs above the lowest reply from which a reply of this σ is left out.
+    /// Discs above the lowest reply beyond which a reply of this σ is left out.
     fn reply_margin(&self, sigma: f64) -> i32 {
         ((self.z + REPLY_SIGMAS).max(0.0) * sigma).ceil() as i32
-    }
-
-    /// The highest ordinary value whose move cannot be worth more than `target` at the
-    /// confidence, its replies' σ at most `sigma` (None: every value can; -64 ..= 64).
-    fn ceiling(&self, target: i32, sigma: f64) -> Option<i32> {
-        // The anchor reply alone bounds the move: N(v, s) for some s in [0, sigma]; the
-        // quantile is monotone in s, so one of the ends is the bound.
-        let bound = |v: i32| v.max(Dist::normal(f64::from(v), sigma).value(self.confidence));
-        (-64..=64).take_while(|&v| bound(v) <= target).last()
     }
 
     /// The ordinary search's choice `best` of `b` (value `value` at `depth` ≥ 3, line `line`
@@ -171,27 +213,30 @@ impl<L: Leaves> Tree<L> {
     /// highest value at the confidence, `best` unless another is strictly higher. None when
     /// stopped.
     pub fn refine(&mut self, b: &Board, depth: u32, best: usize, value: i32, line: &[Square]) -> Option<RiskMove> {
-        let mut chosen = self.value_move(b, best, value, line.get(1..).unwrap_or(&[]), depth)?;
+        let shape = self.shape(b, best, line.get(1..).unwrap_or(&[]), depth)?;
+        let mut chosen = self.place(best, shape, value);
         for sq in Squares(b.moves()).filter(|&sq| sq != best) {
+            // A move's value is its ordinary value plus its spread, within ±64: nothing beats 64.
+            // At c ≥ 50 the spread is at most 0 and the ordinary value at most `value`.
+            if chosen.value >= 64 || (self.confidence >= 50 && value <= chosen.value) {
+                break;
+            }
+            let shape = self.shape(b, sq, &[], depth)?;
+            // The move beats `chosen` exactly when its ordinary value is above `floor`.
+            let floor = chosen.value - shape.dist.value(self.confidence);
+            if floor >= value {
+                continue;
+            }
             let child = b.play(sq)?;
-            let sigma = replies(&child, depth)
-                .iter()
-                .map(|(_, g, d)| self.leaves.sigma(g, *d))
-                .fold(0.0, f64::max);
-            let candidate = match self.ceiling(chosen.value, sigma) {
-                None => self.exact_child(&child, depth - 1, -INF)?,
-                // The ordinary search found every other move worth at most `value`.
-                Some(t) if t >= value.min(64) => continue,
-                Some(t) => {
-                    // Null window first: most moves fail it, and their exact values are not needed.
-                    if !child.is_game_over() && -self.leaves.leaf(&child, depth - 1, (-t - 1, -t))?.score <= t {
-                        continue;
-                    }
-                    self.exact_child(&child, depth - 1, t)?
-                }
+            // Null window first: most moves fail it, and their exact values are not needed.
+            if floor >= -64 && !child.is_game_over() && -self.leaves.leaf(&child, depth - 1, (-floor - 1, -floor))?.score <= floor
+            {
+                continue;
+            }
+            let Some(c) = self.exact_child(&child, depth - 1, floor.max(-INF))? else {
+                continue;
             };
-            let Some(c) = candidate else { continue };
-            let m = self.value_move(b, sq, -c.score, &c.pv, depth)?;
+            let m = self.place(sq, shape, -c.score);
             if m.value > chosen.value {
                 chosen = m;
             }
@@ -237,8 +282,9 @@ mod tests {
 
     /// A hand-built tree from the start position: the table holds the positions after two
     /// plies (value for their side to move, σ); a position after one ply is the best of its
-    /// replies (one ply of negamax).
-    struct Table(HashMap<Board, (i32, f64)>);
+    /// replies (one ply of negamax). The second field counts the searches of positions after
+    /// one ply (the root moves' children).
+    struct Table(HashMap<Board, (i32, f64)>, usize);
     impl Leaves for Table {
         fn leaf(&mut self, b: &Board, _: u32, _: (i32, i32)) -> Option<Leaf> {
             if let Some(&(score, sigma)) = self.0.get(b) {
@@ -248,6 +294,7 @@ mod tests {
                     pv: Vec::new(),
                 });
             }
+            self.1 += 1;
             Squares(b.moves())
                 .filter_map(|sq| Some((sq, -self.0.get(&b.play(sq)?)?.0)))
                 .max_by_key(|&(_, s)| s)
@@ -300,7 +347,7 @@ mod tests {
         .flatten()
         .collect();
         let choose = |c: u32| {
-            let mut tree = Tree::new(Table(table.clone()), c);
+            let mut tree = Tree::new(Table(table.clone(), 0), c);
             let (best, value, line) = ordinary(&mut tree, &b);
             let m = tree.refine(&b, 3, best, value, &line).expect("all leaves known");
             (m.pv[0].to_string(), m.value, m.dist.win())
@@ -332,9 +379,16 @@ mod tests {
                 }
             }
             for c in [5, 30, 50, 70, 95] {
-                let mut tree = Tree::new(Table(table.clone()), c);
+                let mut tree = Tree::new(Table(table.clone(), 0), c);
                 let (best, value, line) = ordinary(&mut tree, &b);
+                tree.leaves.1 = 0;
                 let refined = tree.refine(&b, 3, best, value, &line).expect("known");
+                if c == 50 {
+                    // The median is the ordinary value: the ordinary move, and no other move's
+                    // child searched.
+                    assert_eq!((refined.pv[0], refined.value), (Square::At(best as u8), value), "seed {seed}");
+                    assert_eq!(tree.leaves.1, 0, "seed {seed}");
+                }
                 let all = tree.all(&b, 3).expect("known");
                 assert_eq!(refined.value, all[0].value, "seed {seed}, c = {c}");
                 let same = all.iter().find(|m| m.pv[0] == refined.pv[0]).expect("a legal move");
