@@ -5,8 +5,10 @@
 # the figure includes what those choices give away; the distinct games are counted.
 #
 # Usage: benches/book_value.sh [BOOK] [RANDOMNESS] [GAME_PAIRS] [LEVEL] [OPPONENT]
-#   BOOK        book file, default the built-in one ("-")
-#   RANDOMNESS  discs, default 1
+#   BOOK        book file, default the built-in one ("-"); "none" for no book (a control
+#               against an OPPONENT that varies its own moves)
+#   RANDOMNESS  discs, default 1 (0: a deterministic book, as a tournament player uses one;
+#               then the OPPONENT must vary for the games to differ)
 #   GAME_PAIRS  game pairs (one with each colour), default 100
 #   LEVEL       oxello's level on both sides, default 16
 #   OPPONENT    as `oxello match --engine-b` takes it; default oxello at LEVEL with --no-book
@@ -21,7 +23,11 @@ cargo build --release --quiet --manifest-path "$root/Cargo.toml"
 bin="$root/target/release/oxello"
 opponent="${5:-gtp:$bin --no-book gtp --threads 1 --level $level}"
 book_arg=()
-[ "$book" = "-" ] || book_arg=(--book "$book")
+case "$book" in
+  -) ;;
+  none) book_arg=(--no-book) ;;
+  *) book_arg=(--book "$book") ;;
+esac
 openings=$(mktemp)
 trap 'rm -f "$openings"' EXIT
 for _ in $(seq "$pairs"); do echo f5; done > "$openings"
