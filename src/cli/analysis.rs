@@ -124,6 +124,7 @@ pub fn run(command: Command, globals: &Globals, eval: &(dyn OrderingEval + Sync)
                 args.depth,
                 args.driver,
                 Pruning::from_percent(args.selectivity),
+                &load::mpc(globals.params.as_deref())?,
                 eval,
                 args.hash,
                 args.threads,

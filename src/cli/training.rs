@@ -149,9 +149,13 @@ pub struct FitMpcArgs {
     /// Positions per game stage.
     #[arg(long, default_value_t = 200)]
     positions: usize,
-    /// Deepest search fitted.
+    /// Deepest search fitted (at most 20).
     #[arg(long, default_value_t = 10)]
     max_depth: u32,
+    /// Selectivity of the fitting searches in percent (100: full width). Deep pairs are
+    /// affordable only with the selective search the levels play with.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100))]
+    selectivity: u32,
     #[arg(long, default_value = "params/mpc.txt")]
     out: PathBuf,
     #[arg(long, default_value = "params/plots")]
@@ -442,7 +446,8 @@ fn fit_mpc(args: &FitMpcArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
     }
     let opts = fitmpc::FitOptions {
         positions_per_stage: args.positions,
-        max_depth: args.max_depth.min(14),
+        max_depth: args.max_depth.min(20),
+        selectivity: args.selectivity,
         threads: args.threads,
         seed: args.seed,
     };

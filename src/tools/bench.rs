@@ -7,6 +7,7 @@ use crate::board::Board;
 use crate::board::notation::parse_position;
 use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
+use crate::search::mpc::MpcTable;
 use crate::search::request::{Driver, Pruning, SearchRequest};
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -38,11 +39,20 @@ pub fn positions() -> Vec<Board> {
         .collect()
 }
 
-pub fn run(depth: u32, driver: Driver, pruning: Pruning, eval: &dyn OrderingEval, hash_mb: usize, threads: usize) -> BenchResult {
+pub fn run(
+    depth: u32,
+    driver: Driver,
+    pruning: Pruning,
+    mpc: &MpcTable,
+    eval: &dyn OrderingEval,
+    hash_mb: usize,
+    threads: usize,
+) -> BenchResult {
     let stop = AtomicBool::new(false);
     let mut per_position = Vec::new();
     for b in positions() {
         let mut s = Searcher::new(hash_mb);
+        s.mpc = mpc.clone();
         let req = SearchRequest {
             driver,
             pruning,

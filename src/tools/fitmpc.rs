@@ -7,7 +7,7 @@ use crate::board::notation::parse_position;
 use crate::search::endgame::{OrderingEval, SolveMode, Solver};
 use crate::search::midgame::Searcher;
 use crate::search::mpc::{Fit, MpcTable, TO_END};
-use crate::search::request::{DepthKind, SearchRequest};
+use crate::search::request::{DepthKind, Pruning, SearchRequest};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -30,6 +30,14 @@ pub fn check_depths(depth: u32) -> &'static [u32] {
         12 => &[4, 6],
         13 => &[5, 7],
         14 => &[4, 6],
+        // Deeper nodes keep the checks near half their depth (as Edax and Egaroucid do), so a
+        // cut test stays a small fraction of the search it replaces.
+        15 => &[5, 7],
+        16 => &[6, 8],
+        17 => &[7, 9],
+        18 => &[6, 8],
+        19 => &[7, 9],
+        20 => &[8, 10],
         _ => &[],
     }
 }
@@ -40,6 +48,8 @@ pub const ENDGAME_CHECKS: [u32; 3] = [2, 4, 6];
 pub struct FitOptions {
     pub positions_per_stage: usize,
     pub max_depth: u32,
+    /// The searches' own selectivity in percent (100: exact alpha-beta values).
+    pub selectivity: u32,
     pub threads: usize,
     pub seed: u64,
 }
@@ -94,13 +104,23 @@ fn pick(positions: &[Board], n: usize, seed: u64) -> Vec<Board> {
     out
 }
 
-fn sample(b: &Board, max_depth: u32, eval: &dyn OrderingEval, searcher: &mut Searcher, solver: &mut Solver) -> Sample {
+fn sample(
+    b: &Board,
+    max_depth: u32,
+    selectivity: u32,
+    eval: &dyn OrderingEval,
+    searcher: &mut Searcher,
+    solver: &mut Solver,
+) -> Sample {
     let stop = AtomicBool::new(false);
     let empties = b.empty_count();
     let top = max_depth.min(empties.saturating_sub(1));
     let mut values = vec![eval.evaluate(b).clamp(-64, 64)];
     searcher.clear();
-    let req = SearchRequest::fixed_depth(*b, top);
+    let req = SearchRequest {
+        pruning: Pruning::from_percent(selectivity),
+        ..SearchRequest::fixed_depth(*b, top)
+    };
     searcher.run(&req, eval, &stop, &mut |i| {
         if let DepthKind::Midgame { depth, .. } = i.kind
             && depth as usize == values.len()
@@ -146,7 +166,7 @@ fn collect(boards: &[Board], opts: &FitOptions, eval: &(dyn OrderingEval + Sync)
                 loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(b) = boards.get(k) else { break };
-                    let s = sample(b, opts.max_depth, eval, &mut searcher, &mut solver);
+                    let s = sample(b, opts.max_depth, opts.selectivity, eval, &mut searcher, &mut solver);
                     let mut o = out.lock();
                     o.push((k, s));
                     eprint!("\rfit-mpc: {}/{} positions searched   ", o.len(), boards.len());
@@ -344,9 +364,10 @@ mod tests {
     }
 
     #[test]
-    fn every_check_is_shallower() {
-        for d in 3..=14 {
-            assert!(check_depths(d).iter().all(|&c| c < d));
+    fn every_check_is_shallower_with_the_same_parity() {
+        for d in 3..=20 {
+            assert!(!check_depths(d).is_empty(), "{d}");
+            assert!(check_depths(d).iter().all(|&c| c < d && (d - c) % 2 == 0), "{d}");
         }
     }
 
