@@ -64,6 +64,23 @@ def games(path):
         yield plies
 
 
+def solve(oxello, positions, options):
+    """Scores (side to move's view) of (board, side) positions by `oxello solve --json OPTIONS`."""
+    with tempfile.NamedTemporaryFile("w", suffix=".obf", delete=False) as obf:
+        for board, side in positions:
+            obf.write(board.replace("*", "X") + (" X" if side == "*" else " O") + ";\n")
+    cmd = [oxello, "solve", "--json", "--hash", "256"] + options + [obf.name]
+    print(f"solving {len(positions)} positions: {' '.join(cmd)}", file=sys.stderr)
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    finally:
+        os.unlink(obf.name)
+    scores = [json.loads(line)["score"] for line in out.splitlines() if '"line"' in line]
+    if len(scores) != len(positions):
+        sys.exit(f"solved {len(scores)} of {len(positions)} positions")
+    return scores
+
+
 def result_class(score):
     return 1.0 if score > 0 else 0.5 if score == 0 else 0.0
 
@@ -78,27 +95,17 @@ def main():
     ap.add_argument("--oxello", default="target/release/oxello")
     args = ap.parse_args()
 
-    rows = []  # (game, empties, side to move, engine name, move) of each position solved
-    with tempfile.NamedTemporaryFile("w", suffix=".obf", delete=False) as obf:
-        for g, plies in enumerate(games(args.ggf)):
-            for board, me, mv, name in plies:
-                empties = board.count("-")
-                if args.lo <= empties <= args.hi and mv != "PA":
-                    obf.write(board.replace("*", "X") + (" X" if me == "*" else " O") + ";\n")
-                    rows.append((g, empties, me, name))
+    rows, positions = [], []  # (game, empties, side to move, engine name) of each position solved
+    for g, plies in enumerate(games(args.ggf)):
+        for board, me, mv, name in plies:
+            empties = board.count("-")
+            if args.lo <= empties <= args.hi and mv != "PA":
+                positions.append((board, me))
+                rows.append((g, empties, me, name))
     if not rows:
         sys.exit("no positions in that range")
-    cmd = [args.oxello, "solve", "--json", "--hash", "256", "--selectivity", str(args.selectivity), obf.name]
-    if not args.exact:
-        cmd.insert(2, "--wld")
-    print(f"solving {len(rows)} positions: {' '.join(cmd)}", file=sys.stderr)
-    try:
-        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    finally:
-        os.unlink(obf.name)
-    scores = [json.loads(l)["score"] for l in out.splitlines() if '"line"' in l]
-    if len(scores) != len(rows):
-        sys.exit(f"solved {len(scores)} of {len(rows)} positions")
+    options = ["--selectivity", str(args.selectivity)] + ([] if args.exact else ["--wld"])
+    scores = solve(args.oxello, positions, options)
 
     points, discs, moves = {}, {}, {}
     for (g, e, me, name), (g2, _, me2, _), v, v2 in zip(rows, rows[1:], scores, scores[1:]):

@@ -16,15 +16,13 @@ Prints, per variant, its thinking time for the positions, how many moves it chan
 points gained (+) or lost (-) over the games, per empties.
 """
 import argparse
-import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lost_points import flips, games  # noqa: E402
+from lost_points import flips, games, solve  # noqa: E402
 
 
 def play(board, side, mv):
@@ -109,18 +107,7 @@ def main():
                     children.setdefault(play(board, side, m), None)
     keys = list(children)
     if keys:
-        with tempfile.NamedTemporaryFile("w", suffix=".obf", delete=False) as obf:
-            for board, side in keys:
-                obf.write(board.replace("*", "X") + (" X" if side == "*" else " O") + ";\n")
-        try:
-            cmd = [args.oxello, "solve", "--wld", "--json", "--hash", "256", obf.name]
-            out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-        finally:
-            os.unlink(obf.name)
-        scores = [json.loads(line)["score"] for line in out.splitlines() if '"line"' in line]
-        if len(scores) != len(keys):
-            sys.exit(f"solved {len(scores)} of {len(keys)} positions")
-        children = dict(zip(keys, scores))
+        children = dict(zip(keys, solve(args.oxello, keys, ["--wld"])))
 
     def points(board, side, mv):
         child = play(board, side, mv)
