@@ -6,24 +6,12 @@ lopsided positions a search visits and not only the balanced ones of a match bet
 
 Usage: benches/mpc_positions.py GAMES.ggf... > positions.txt   (records as `selfplay` writes)
 """
+import os
 import random
-import re
 import sys
 
-DIRS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
-
-
-def flips(b, i, me, op):
-    r, c = divmod(i, 8)
-    out = []
-    for dr, dc in DIRS:
-        rr, cc, line = r + dr, c + dc, []
-        while 0 <= rr < 8 and 0 <= cc < 8 and b[rr * 8 + cc] == op:
-            line.append(rr * 8 + cc)
-            rr, cc = rr + dr, cc + dc
-        if line and 0 <= rr < 8 and 0 <= cc < 8 and b[rr * 8 + cc] == me:
-            out += line
-    return out
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lost_points import flips, games  # noqa: E402
 
 
 def play(b, i, me):
@@ -36,20 +24,6 @@ def play(b, i, me):
         b[j] = me
 
 
-def game_positions(ggf_line):
-    """(board, side to move) before each move of one GGF game."""
-    bo = re.search(r"BO\[8 ([^ \]]+)", ggf_line)
-    if not bo:
-        return
-    b = ["X" if x == "*" else x for x in bo.group(1)]
-    for colour, move in re.findall(r"(?<=\])([BW])\[([^\]]*)\]", ggf_line):
-        me = "X" if colour == "B" else "O"
-        yield list(b), me
-        sq = move.split("/")[0].upper()
-        if sq != "PA":
-            play(b, (int(sq[1]) - 1) * 8 + ord(sq[0]) - ord("A"), me)
-
-
 def moves(b, me):
     op = "O" if me == "X" else "X"
     return [i for i in range(64) if b[i] == "-" and flips(b, i, me, op)]
@@ -59,8 +33,9 @@ def main():
     rng = random.Random(7)
     seen = set()
     for path in sys.argv[1:]:
-        for line in open(path):
-            for b, me in game_positions(line):
+        for plies in games(path):
+            for board, side, _, _ in plies:
+                b, me = list(board.replace("*", "X")), "X" if side == "*" else "O"
                 if not 13 <= b.count("-") <= 59 or (key := "".join(b) + me) in seen:
                     continue
                 seen.add(key)
