@@ -38,6 +38,21 @@ def flips(board, sq, me, op):
     return out
 
 
+def square(mv):
+    """0..63 (a1 = 0) of a move such as `F5` or `f5`."""
+    return (int(mv[1]) - 1) * 8 + ord(mv[0].upper()) - ord("A")
+
+
+def play(board, sq, me, op):
+    """Plays `me` at `sq` on a board given as a list of 64 characters, in place."""
+    flipped = flips(board, sq, me, op)
+    if not flipped:
+        raise ValueError(f"illegal move at {sq}")
+    board[sq] = me
+    for i in flipped:
+        board[i] = me
+
+
 def games(path):
     """Yields, per game, the list of (board, side to move, move, engine name) before each move."""
     for line in open(path):
@@ -54,13 +69,10 @@ def games(path):
             plies.append(("".join(board), me, mv, names[me]))
             if mv == "PA":
                 continue
-            sq = (int(mv[1]) - 1) * 8 + ord(mv[0]) - ord("A")
-            flipped = flips(board, sq, me, op)
-            if not flipped:
+            try:
+                play(board, square(mv), me, op)
+            except ValueError:
                 sys.exit(f"{path}: illegal move {mv}")
-            board[sq] = me
-            for i in flipped:
-                board[i] = me
         yield plies
 
 

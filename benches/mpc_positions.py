@@ -11,17 +11,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lost_points import flips, games  # noqa: E402
-
-
-def play(b, i, me):
-    op = "O" if me == "X" else "X"
-    f = flips(b, i, me, op)
-    if not f:
-        raise ValueError("illegal move")
-    b[i] = me
-    for j in f:
-        b[j] = me
+from lost_points import flips, games, play  # noqa: E402
 
 
 def moves(b, me):
@@ -42,7 +32,7 @@ def main():
                 for _ in range(rng.randint(1, 4)):
                     legal = moves(b, me)
                     if legal:
-                        play(b, rng.choice(legal), me)
+                        play(b, rng.choice(legal), me, "O" if me == "X" else "X")
                     me = "O" if me == "X" else "X"
                 if 13 <= b.count("-") <= 59 and moves(b, me):
                     print("".join(b), me, 0, "game")

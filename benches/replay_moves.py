@@ -10,8 +10,8 @@ The first variant is the reference (say, the shipped levels); each other one is 
 directory (say, one with another `levels.txt`).
 
 Usage: benches/replay_moves.py MATCH.ggf --level 17 --from 28 --to 23 [--name A]
-       [--oxello target/release/oxello] REFERENCE_ARGS -- VARIANT_PARAMS_DIR...
-       where REFERENCE_ARGS is `-` for the built-in parameters or a --params directory.
+       [--oxello target/release/oxello] REFERENCE VARIANT_PARAMS_DIR...
+       where REFERENCE is `-` for the built-in parameters or a --params directory.
 Prints, per variant, its thinking time for the positions, how many moves it changed and the
 points gained (+) or lost (-) over the games, per empties.
 """
@@ -22,20 +22,14 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lost_points import flips, games, solve  # noqa: E402
+from lost_points import flips, games, play, result_class, solve, square  # noqa: E402
 
 
-def play(board, side, mv):
+def after(board, side, mv):
     """The position after `side` plays `mv`, and who moves next (the same side after a pass)."""
     b = list(board)
     op = "O" if side == "*" else "*"
-    sq = (int(mv[1]) - 1) * 8 + ord(mv[0].upper()) - ord("A")
-    flipped = flips(b, sq, side, op)
-    if not flipped:
-        raise ValueError(f"illegal move {mv}")
-    b[sq] = side
-    for i in flipped:
-        b[i] = side
+    play(b, square(mv), side, op)
     nxt = op if any(b[i] == "-" and flips(b, i, op, side) for i in range(64)) else side
     return "".join(b), nxt
 
@@ -104,15 +98,14 @@ def main():
         for (board, side), (mv, _), (rmv, _) in zip(positions, moves, ref):
             if mv != rmv:
                 for m in (mv, rmv):
-                    children.setdefault(play(board, side, m), None)
+                    children.setdefault(after(board, side, m), None)
     keys = list(children)
     if keys:
         children = dict(zip(keys, solve(args.oxello, keys, ["--wld"])))
 
     def points(board, side, mv):
-        child = play(board, side, mv)
-        v = children[child] if child[1] == side else -children[child]
-        return 1.0 if v > 0 else 0.5 if v == 0 else 0.0
+        child = after(board, side, mv)
+        return result_class(children[child] if child[1] == side else -children[child])
 
     print(f"{'variant':<28} {'seconds':>8} {'changed':>8} {'points':>7}  per empties")
     print(f"{'reference ' + args.reference:<28} {sum(t for _, t in ref):8.2f}")
