@@ -7,7 +7,7 @@
 //! depth D. Then each root move that could change the choice is valued as a distribution
 //! (`tree`) whose median is its ordinary value and whose shape comes from the minimum over
 //! its replies, each reply a leaf of the ordinary search at D - 2 with σ from the
-//! Multi-ProbCut error model ([`leaf_sigma`]; solved leaves have σ = 0), most of it shared by
+//! Multi-ProbCut error model ([`leaf_sigma`]; solved leaves have σ = 0), part of it shared by
 //! the replies and the rest independent, P(min > x) = Π P(reply > x). The root plays the move
 //! whose value at confidence c, the (1 - c) quantile of its distribution, is highest; the
 //! ordinary move unless another is strictly higher, so c = 50 plays the ordinary move (and is
