@@ -9,9 +9,9 @@
 #   defaults: 4 s per side and game, 24 balanced openings (48 games; 0: none), confidences 5 50 95;
 #   the confidence `none` plays the ordinary search against itself (the baseline: how often
 #   the side behind wins when both play alike).
-# The band openings were made with
-#   oxello openings --count 24 --plies 10 --depth 10 --selectivity 80 --min-score=-10 --max-score=-4 --seed 22 > book/openings-behind.txt
-#   oxello openings --count 24 --plies 10 --depth 10 --selectivity 80 --min-score=4 --max-score=10 --seed 22 > book/openings-ahead.txt
+# The band openings (100 each since 2026-11-26; before, 24 with --seed 22) were made with
+#   oxello openings --count 100 --plies 10 --depth 10 --selectivity 80 --min-score=-10 --max-score=-4 --seed 26 > book/openings-behind.txt
+#   oxello openings --count 100 --plies 10 --depth 10 --selectivity 80 --min-score=4 --max-score=10 --seed 26 > book/openings-ahead.txt
 # Games go to risk-C-SET.ggf in the current directory.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

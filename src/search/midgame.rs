@@ -117,6 +117,16 @@ impl Searcher {
         self.solver.tt.clear();
     }
 
+    /// A lower bound on `b`'s value (for its side to move) that the table holds from a search
+    /// at least `depth` plies deep at `percent` selectivity or more: what a search of `b` at
+    /// that depth would take as a cut-off.
+    pub fn known_lower_bound(&self, b: &Board, depth: u32, percent: u32) -> Option<i32> {
+        self.tt
+            .probe(b)
+            .filter(|h| h.depth >= depth && h.selectivity >= percent)
+            .map(|h| h.lower)
+    }
+
     /// Runs a search. Progress goes to `report` after every iteration; `stop` aborts promptly and
     /// the best move found so far is still returned.
     pub fn run(

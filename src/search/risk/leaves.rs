@@ -24,7 +24,15 @@ pub struct SearchLeaves<'a> {
 
 impl Leaves for SearchLeaves<'_> {
     fn sigma(&self, b: &Board, depth: u32) -> f64 {
+        // Within the exact empties a leaf is solved.
+        if b.empty_count() <= self.template.exact_empties {
+            return 0.0;
+        }
         leaf_sigma(&self.sigmas, b.empty_count(), depth)
+    }
+
+    fn lower_bound(&self, b: &Board, depth: u32) -> Option<i32> {
+        self.searcher.known_lower_bound(b, depth, self.template.pruning.percent())
     }
 
     fn leaf(&mut self, b: &Board, depth: u32, window: (i32, i32)) -> Option<Leaf> {

@@ -7,14 +7,17 @@
 //! depth D. Then each root move that could change the choice is valued as a distribution
 //! (`tree`) whose median is its ordinary value and whose shape comes from the minimum over
 //! its replies, each reply a leaf of the ordinary search at D - 2 with σ from the
-//! Multi-ProbCut error model ([`leaf_sigma`]; solved leaves have σ = 0), most of it shared by
+//! Multi-ProbCut error model ([`leaf_sigma`]; solved leaves have σ = 0), part of it shared by
 //! the replies and the rest independent, P(min > x) = Π P(reply > x). The root plays the move
 //! whose value at confidence c, the (1 - c) quantile of its distribution, is highest; the
 //! ordinary move unless another is strictly higher, so c = 50 plays the ordinary move (and is
 //! the ordinary search: the refinement is skipped, see `search`). Elsewhere a move whose
-//! ordinary value cannot make up for its shape is dismissed by its replies' shallow searches,
-//! or else by one null-window search. The refinement gets what the ordinary search leaves of
-//! the clock: the ordinary move is played when the clock runs out first.
+//! ordinary value cannot make up for the widest (c < 50) or narrowest (c > 50) shape its
+//! replies' σ allow is dismissed by the ordinary search's table or one null-window search;
+//! only the others have their replies searched. Under a clock the refinement gets a fifth of
+//! the ordinary search's time (`REFINE_SHARE`), within the move's limit: stopped before the
+//! ordinary move's own shape is known, it plays the ordinary move; later, the best of the
+//! moves it compared.
 //!
 //! Exact: with σ = 0 every distribution is a step at the move's ordinary value, so the style
 //! plays the ordinary search's move and value (alpha-beta's, without forward pruning; a
@@ -53,6 +56,10 @@ impl Risk {
 /// The root depth below which the style is the ordinary search: a root move, a reply and at
 /// least one ply of leaf.
 const MIN_DEPTH: u32 = 3;
+
+/// The refinement's time under a clock, as a share of the time the ordinary search took:
+/// the style may take up to 1.2x the ordinary search's time on a move.
+const REFINE_SHARE: f64 = 0.2;
 
 /// The σ of a depth-`depth` value at `empties` empties: the σ of the fitted pair whose check
 /// depth is `depth` and whose gap is the largest fitted (6 plies, else 5, 4, 3, 2; the pairs
@@ -182,7 +189,14 @@ pub fn search(
     if depth < MIN_DEPTH || risk.confidence == 50 {
         return vec![ordinary];
     }
-    // Stopped or out of time: the ordinary move.
+    // The refinement's time: a share of the ordinary search's own, within the move's limit.
+    // That limit is the clock's hard one, about 3x the move's target (the ordinary search
+    // starts no iteration past 0.3 of it); a refinement allowed to run up to it spent 1.2x the
+    // ordinary search's time over a game and starved the later moves (docs/measurements.md).
+    if let Some(t) = req.limits.time {
+        tree.leaves.deadline = Some(start + t.min(r.time.mul_f64(1.0 + REFINE_SHARE)));
+    }
+    // Stopped or out of time before the ordinary move's own shape: the ordinary move.
     let Some(m) = tree.refine(&b, depth, usize::from(best), r.score, &r.pv) else {
         return vec![ordinary];
     };
@@ -319,6 +333,8 @@ mod search_tests {
 #[cfg(test)]
 mod agreement {
     use super::*;
+    use crate::board::Board;
+    use crate::board::bits::Squares;
     use crate::search::request::Pruning;
 
     /// Issue 22's figure: the share of `count` random midgame positions in which the style at
@@ -371,5 +387,143 @@ mod agreement {
     fn median_agrees_with_the_ordinary_search() {
         let share = agreement(500, 10);
         assert!(share >= 0.99, "{share}");
+    }
+
+    /// The position `k` of the measurements below: `plies` 16-33 from the start.
+    fn midgame(k: usize) -> Board {
+        super::search_tests::random_positions(1, 16 + (k as u32 % 18), k as u64 * 2 + 1)[0]
+    }
+
+    /// The value for us of the move `sq` of `b`: its child searched `depth` plies at 80 %,
+    /// fresh table.
+    fn move_value(searcher: &mut Searcher, eval: &dyn OrderingEval, b: &Board, sq: Square, depth: u32) -> i32 {
+        let stop = AtomicBool::new(false);
+        let Some(child) = sq.index().and_then(|sq| b.play(sq)) else {
+            return -INF_DISCS;
+        };
+        searcher.clear();
+        let req = SearchRequest {
+            pruning: Pruning::from_percent(80),
+            ..SearchRequest::fixed_depth(child, depth)
+        };
+        -searcher.run(&req, eval, &stop, &mut |_| {}).score
+    }
+
+    /// Below any disc value: a move that is not there.
+    const INF_DISCS: i32 = 65;
+
+    /// How often c = 5 and c = 95 play another move than the ordinary search (`RISK_COUNT`
+    /// positions as in `agreement`, depth `RISK_DEPTH` @ 80 %, no clock), what the changed
+    /// moves are worth by the ordinary search at depth - 1 and at depth + 1 (each move's child
+    /// searched afresh), and the time against the ordinary search's. A measurement, not a check:
+    /// `cargo test --release --lib deviations -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn deviations() {
+        let setting = |name: &str, default: u32| std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default);
+        let (count, depth) = (setting("RISK_COUNT", 100) as usize, setting("RISK_DEPTH", 12));
+        let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(64);
+        for c in [5, 95] {
+            let (mut changed, mut loss, mut deeper_loss) = (0, 0, 0);
+            let (mut t_ab, mut t_risk) = (Duration::ZERO, Duration::ZERO);
+            for k in 0..count {
+                let b = midgame(k);
+                let req = SearchRequest {
+                    pruning: Pruning::from_percent(80),
+                    ..SearchRequest::fixed_depth(b, depth)
+                };
+                searcher.clear();
+                let t0 = Instant::now();
+                let ab = searcher.run(&req, &eval, &stop, &mut |_| {});
+                t_ab += t0.elapsed();
+                searcher.clear();
+                let t0 = Instant::now();
+                let lines = search(&mut searcher, &req, Risk::new(c), &eval, &stop, false, &mut |_| {});
+                t_risk += t0.elapsed();
+                let (Some(ordinary), Some(played)) = (ab.best, lines.first().and_then(|l| l.pv.first().copied())) else {
+                    continue;
+                };
+                if played == ordinary {
+                    continue;
+                }
+                changed += 1;
+                let shallow = move_value(&mut searcher, &eval, &b, played, depth - 1);
+                let deep = move_value(&mut searcher, &eval, &b, ordinary, depth + 1)
+                    - move_value(&mut searcher, &eval, &b, played, depth + 1);
+                loss += ab.score - shallow;
+                deeper_loss += deep;
+                println!(
+                    "c = {c}: {} empties, ordinary {ordinary} ({}), played {played} ({shallow} at depth {}, {deep} below at depth {})",
+                    b.empty_count(),
+                    ab.score,
+                    depth - 1,
+                    depth + 1
+                );
+            }
+            println!(
+                "c = {c} %, depth {depth} @ 80 %: another move in {changed} of {count} positions, {loss} discs below the ordinary value in all (by depth + 1: {deeper_loss}); time {:.1} s against {:.1} s",
+                t_risk.as_secs_f64(),
+                t_ab.as_secs_f64()
+            );
+        }
+    }
+
+    /// The correlation of sibling leaves' errors (tree.rs's `SIBLING_CORRELATION`): for
+    /// `RISK_COUNT` positions as in `agreement`, every child searched at `RISK_LOW` and 6 plies
+    /// deeper (80 %); the share of the errors' variance between positions (one minus the mean
+    /// within-sibling variance over the total). A measurement:
+    /// `cargo test --release --lib sibling_correlation -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn sibling_correlation() {
+        let setting = |name: &str, default: u32| std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default);
+        let (count, low) = (setting("RISK_COUNT", 300) as usize, setting("RISK_LOW", 4));
+        let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(64);
+        let mut groups: Vec<Vec<f64>> = Vec::new();
+        for k in 0..count {
+            let b = midgame(k);
+            let mut errors = Vec::new();
+            for sq in Squares(b.moves()) {
+                let Some(child) = b.play(sq).filter(|c| !c.is_game_over()) else {
+                    continue;
+                };
+                let mut value = |depth: u32| {
+                    let req = SearchRequest {
+                        pruning: Pruning::from_percent(80),
+                        ..SearchRequest::fixed_depth(child, depth)
+                    };
+                    f64::from(searcher.run(&req, &eval, &stop, &mut |_| {}).score)
+                };
+                errors.push(value(low + 6) - value(low));
+            }
+            if errors.len() >= 2 {
+                groups.push(errors);
+            }
+        }
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let all: Vec<f64> = groups.iter().flatten().copied().collect();
+        let m = mean(&all);
+        let total = all.iter().map(|e| (e - m).powi(2)).sum::<f64>() / all.len() as f64;
+        let within = groups
+            .iter()
+            .map(|g| {
+                let m = mean(g);
+                g.iter().map(|e| (e - m).powi(2)).sum::<f64>() / (g.len() - 1) as f64
+            })
+            .sum::<f64>()
+            / groups.len() as f64;
+        println!(
+            "depth {low} against {}: {} positions, {} children, error sd {:.2}, within siblings {:.2}: correlation {:.2}",
+            low + 6,
+            groups.len(),
+            all.len(),
+            total.sqrt(),
+            within.sqrt(),
+            1.0 - within / total
+        );
     }
 }

@@ -18,10 +18,13 @@
 //! on `v`, so a move beats the chosen move's value `w` (below 64) exactly when
 //! `v > w - spread`, and the ordinary search found every other move worth at most the chosen
 //! move's ordinary value `v*`: at c ≥ 50 (spread ≤ 0) a move can only win if `w < v*`, so at
-//! c = 50 (`w = v*`) no other move is searched; otherwise the move's replies are searched
-//! (the distances, `DISTANCE_SHALLOWER` plies short), and unless `w - spread ≥ v*` one
-//! null-window search of its child at `w - spread` rules it out or gives the value to search
-//! exactly: exact given the ordinary values. Replies more than (z + 3)σ above the lowest (z: the normal quantile of
+//! c = 50 (`w = v*`) no other move is searched. Otherwise a bound on the move's spread from
+//! its replies' σ alone (`Tree::spread_bound`, no search) gives a floor its ordinary value
+//! must pass: the ordinary search's table or one null-window search of its child rules most
+//! moves out; only the rest have their replies searched (the distances,
+//! `DISTANCE_SHALLOWER` plies short) and, unless `w - spread ≥ v*`, one more null-window
+//! search at `w - spread` rules the move out or gives the value to search exactly: exact
+//! given the ordinary values. Replies more than (z + 3)σ above the lowest (z: the normal quantile of
 //! the confidence's level) are left out: they move the minimum's CDF by less than
 //! 1 - Φ(3) ≈ 0.13 % anywhere up to the value used; approximate, and exact with σ = 0.
 
@@ -46,6 +49,10 @@ pub trait Leaves {
 
     /// The σ a leaf of `b` searched `depth` plies is expected to have (at most).
     fn sigma(&self, b: &Board, depth: u32) -> f64;
+
+    /// A lower bound on `b`'s value (its side to move) that a search of `depth` plies would
+    /// take from an earlier search (the ordinary search's table), if there is one.
+    fn lower_bound(&self, b: &Board, depth: u32) -> Option<i32>;
 }
 
 /// Disc values lie within ±64: a window bound of ±INF is no bound.
@@ -55,13 +62,18 @@ const INF: i32 = 65;
 const REPLY_SIGMAS: f64 = 3.0;
 
 /// The share of a leaf's error variance its sibling replies share (the same position one
-/// move apart): only the rest is independent from reply to reply.
-const SIBLING_CORRELATION: f64 = 0.8;
+/// move apart): only the rest is independent from reply to reply. Fitted: the siblings'
+/// errors of depth-4 and depth-6 searches against searches 6 plies deeper (300 random
+/// midgame positions, 3,436 children, 80 %) correlate 0.30 and 0.24 (`sibling_correlation`
+/// in `risk/mod.rs`). It was 0.8, the value that brought c = 50 to the ordinary move before
+/// the median was anchored on the ordinary value; that anchoring makes c = 50 the ordinary
+/// search whatever ρ, and 0.8 left the moves' shapes nearly alike.
+const SIBLING_CORRELATION: f64 = 0.3;
 
 /// The replies' distances from the lowest are measured this many plies short of their leaf
 /// depth: exact values of every close reply at full depth cost several times the ordinary
 /// search, and the distances only spread a move's distribution around its exact ordinary value.
-const DISTANCE_SHALLOWER: u32 = 4;
+const DISTANCE_SHALLOWER: u32 = 6;
 
 /// One root move as the style values it.
 #[derive(Clone, Debug)]
@@ -208,40 +220,101 @@ impl<L: Leaves> Tree<L> {
         ((self.z + REPLY_SIGMAS).max(0.0) * sigma).ceil() as i32
     }
 
+    /// The most the spread of the move `sq` of `b` at `depth` can be, from its replies' σ
+    /// alone (no search): what rules a move out before its shape is measured. Below c = 50
+    /// the widest shape is one reply of the largest σ, its distribution N(0, σ²) (a minimum
+    /// over several replies only narrows it, the `refine`/`all` test checks); above, the
+    /// narrowest is the error the replies share, N(0, ρσ²) with the smallest σ (adding the
+    /// minimum over the replies' own errors, which is log-concave, only widens a normal); a
+    /// disc for the discrete quantiles. None when the move is illegal.
+    fn spread_bound(&self, b: &Board, sq: usize, depth: u32) -> Option<i32> {
+        let child = b.play(sq)?;
+        if child.is_game_over() {
+            return Some(0);
+        }
+        // A leaf that reaches the end of the game is solved: σ = 0.
+        let sigmas = replies(&child, depth)
+            .iter()
+            .map(|(_, g, d)| {
+                if g.empty_count() <= *d {
+                    0.0
+                } else {
+                    self.leaves.sigma(g, *d)
+                }
+            })
+            .collect::<Vec<_>>();
+        if self.confidence < 50 {
+            let widest = sigmas.iter().copied().reduce(f64::max).unwrap_or(0.0);
+            Some(Dist::normal(0.0, widest).value(self.confidence) + 1)
+        } else {
+            let narrowest = sigmas.iter().copied().reduce(f64::min).unwrap_or(0.0);
+            Some((Dist::normal(0.0, SIBLING_CORRELATION.sqrt() * narrowest).value(self.confidence) + 1).min(0))
+        }
+    }
+
     /// The ordinary search's choice `best` of `b` (value `value` at `depth` ≥ 3, line `line`
     /// from the move; every other move worth at most `value` to it) refined: the move with the
     /// highest value at the confidence, `best` unless another is strictly higher. None when
-    /// stopped.
+    /// stopped before `best`'s own shape is known; stopped later, the best of the moves
+    /// compared so far (each is compared in full or not at all).
     pub fn refine(&mut self, b: &Board, depth: u32, best: usize, value: i32, line: &[Square]) -> Option<RiskMove> {
         let shape = self.shape(b, best, line.get(1..).unwrap_or(&[]), depth)?;
         let mut chosen = self.place(best, shape, value);
-        for sq in Squares(b.moves()).filter(|&sq| sq != best) {
+        // The moves the ordinary search left closest below `value` first (its table's bounds;
+        // unknown ones first): under a clock the refinement may not reach them all.
+        let mut others: Vec<(i32, usize)> = Squares(b.moves())
+            .filter(|&sq| sq != best)
+            .map(|sq| {
+                let known = b.play(sq).and_then(|c| self.leaves.lower_bound(&c, depth - 1));
+                (known.map_or(INF, |l| -l), sq)
+            })
+            .collect();
+        others.sort_by_key(|&(at_most, sq)| (std::cmp::Reverse(at_most), sq));
+        for (_, sq) in others {
             // A move's value is its ordinary value plus its spread, within ±64: nothing beats 64.
             // At c ≥ 50 the spread is at most 0 and the ordinary value at most `value`.
             if chosen.value >= 64 || (self.confidence >= 50 && value <= chosen.value) {
                 break;
             }
-            let shape = self.shape(b, sq, &[], depth)?;
-            // The move beats `chosen` exactly when its ordinary value is above `floor`.
-            let floor = chosen.value - shape.dist.value(self.confidence);
-            if floor >= value {
-                continue;
-            }
-            let child = b.play(sq)?;
-            // Null window first: most moves fail it, and their exact values are not needed.
-            if floor >= -64 && !child.is_game_over() && -self.leaves.leaf(&child, depth - 1, (-floor - 1, -floor))?.score <= floor
-            {
-                continue;
-            }
-            let Some(c) = self.exact_child(&child, depth - 1, floor.max(-INF))? else {
-                continue;
-            };
-            let m = self.place(sq, shape, -c.score);
-            if m.value > chosen.value {
-                chosen = m;
+            match self.challenge(b, sq, depth, chosen.value, value) {
+                Some(Some(m)) if m.value > chosen.value => chosen = m,
+                Some(_) => {}
+                None => break,
             }
         }
         Some(chosen)
+    }
+
+    /// The move `sq` of `b` valued when it may beat `w`, the chosen move's value at the
+    /// confidence (`best` the ordinary value, at least the move's): Some(None) when it cannot,
+    /// None when stopped. It beats `w` exactly when its ordinary value is above
+    /// `w - spread`; the spread's bound rules most moves out with no search or one null-window
+    /// search of the child (the shape, the replies' searches, costs several times that: measuring
+    /// every move's shape cost 3-5x the ordinary search, docs/measurements.md).
+    fn challenge(&mut self, b: &Board, sq: usize, depth: u32, w: i32, best: i32) -> Option<Option<RiskMove>> {
+        let child = b.play(sq)?;
+        let beats = |this: &mut Self, floor: i32| -> Option<bool> {
+            // Every ordinary value is at most `best`, and at most what the table knows.
+            if floor >= best || this.leaves.lower_bound(&child, depth - 1).is_some_and(|l| -l <= floor) {
+                return Some(false);
+            }
+            if floor < -64 || child.is_game_over() {
+                return Some(true);
+            }
+            Some(-this.leaves.leaf(&child, depth - 1, (-floor - 1, -floor))?.score > floor)
+        };
+        if !beats(self, w - self.spread_bound(b, sq, depth)?)? {
+            return Some(None);
+        }
+        let shape = self.shape(b, sq, &[], depth)?;
+        let floor = w - shape.dist.value(self.confidence);
+        if !beats(self, floor)? {
+            return Some(None);
+        }
+        let Some(c) = self.exact_child(&child, depth - 1, floor.max(-INF))? else {
+            return Some(None);
+        };
+        Some(Some(self.place(sq, shape, -c.score)))
     }
 
     /// `child` (the opponent to move) searched `depth` plies when its value for us is above
@@ -308,6 +381,10 @@ mod tests {
         fn sigma(&self, b: &Board, _: u32) -> f64 {
             self.0.get(b).map_or(0.0, |l| l.1)
         }
+
+        fn lower_bound(&self, _: &Board, _: u32) -> Option<i32> {
+            None
+        }
     }
 
     /// The ordinary choice of the table's root: (move, value, line).
@@ -360,6 +437,52 @@ mod tests {
         let (mv, value, win) = choose(50);
         assert_eq!((mv.as_str(), value), ("f5", 10));
         assert!((win - 0.883).abs() < 0.01, "{win}");
+    }
+
+    /// A table whose searches stop after as many leaves as the second field says.
+    struct Budget(Table, usize);
+    impl Leaves for Budget {
+        fn leaf(&mut self, b: &Board, depth: u32, window: (i32, i32)) -> Option<Leaf> {
+            self.1 = self.1.checked_sub(1)?;
+            self.0.leaf(b, depth, window)
+        }
+
+        fn sigma(&self, b: &Board, depth: u32) -> f64 {
+            self.0.sigma(b, depth)
+        }
+
+        fn lower_bound(&self, b: &Board, depth: u32) -> Option<i32> {
+            self.0.lower_bound(b, depth)
+        }
+    }
+
+    #[test]
+    fn a_stopped_refinement_keeps_the_moves_it_compared() {
+        // The table of `sure_small_win_against_likely_big_win` at c = 95: the ordinary search
+        // plays f5, the safe style d3.
+        let b = Board::START;
+        let table: HashMap<Board, (i32, f64)> = [
+            under(&b, "d3", |_| (2, 0.0)),
+            under(&b, "f5", |i| if i == 0 { (10, 8.0) } else { (60, 8.0) }),
+            under(&b, "c4", |_| (-10, 3.0)),
+            under(&b, "e6", |_| (-10, 3.0)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let f5 = Square::parse("f5").ok().and_then(|s| s.index()).expect("square");
+        let refine = |leaves: usize| {
+            let mut tree = Tree::new(Budget(Table(table.clone(), 0), leaves), 95);
+            let value = -tree.leaves.0.leaf(&b.play(f5)?, 1, (-INF, INF))?.score;
+            tree.leaves.1 = leaves;
+            tree.refine(&b, 3, f5, value, &[Square::At(f5 as u8)])
+                .map(|m| m.pv[0].to_string())
+        };
+        // Stopped within f5's own shape (three replies): nothing to play but the ordinary move.
+        assert_eq!(refine(2), None);
+        // Stopped after it: f5, compared with no other move.
+        assert_eq!(refine(3).as_deref(), Some("f5"));
+        assert_eq!(refine(1000).as_deref(), Some("d3"));
     }
 
     #[test]
