@@ -210,7 +210,7 @@ impl Think for SearchThinker {
         let start = Instant::now();
         let level = self.levels.get(req.depth);
         let b = req.position.board;
-        let sreq = self.request(b, level, level.depth.max(1), req.time);
+        let sreq = self.request(b, level, level.depth_at(b.empty_count()).max(1), req.time);
         // The style's lines carry the chances; within the solve depths the ordinary search
         // answers (σ = 0 there) and its lines get the chances of its result.
         let mpc = req.risk.map(|_| self.searcher.mpc.clone());

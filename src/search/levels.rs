@@ -1,5 +1,6 @@
 //! The level table (`params/levels.txt`): level -> midgame depth, exact and WLD solve empties,
-//! midgame selectivity, and the empties of the probable WLD solves above the proven ones.
+//! midgame selectivity, the empties of the probable WLD solves above the proven ones, and a
+//! shallower depth for the opening.
 
 use std::fmt;
 use std::path::Path;
@@ -14,6 +15,20 @@ pub struct Level {
     /// Empties up to which a probable WLD solve at 95 %, 80 %, 50 % confidence replaces the
     /// midgame search (`search::request::PROBABLE_PERCENTS`); at most `wld_empties`: none.
     pub probable_empties: [u32; 3],
+    /// (depth, empties): positions with at least that many empties are searched to that depth
+    /// instead of `depth` (the opening's evaluation is the least accurate, a ply there buys
+    /// less than one later).
+    pub opening: Option<(u32, u32)>,
+}
+
+impl Level {
+    /// The midgame depth for a position with `empties` empty squares.
+    pub fn depth_at(&self, empties: u32) -> u32 {
+        match self.opening {
+            Some((depth, from)) if empties >= from => depth,
+            _ => self.depth,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -74,14 +89,24 @@ impl Levels {
             }
             let nums: Result<Vec<u32>, _> = line.split_whitespace().map(str::parse::<u32>).collect();
             let nums = nums.map_err(|e| err(i + 1, format!("not a number: {e}")))?;
-            // The three probable-solve columns are optional (none when left out).
-            let (level, depth, exact, wld, selectivity, probable) = match nums[..] {
-                [level, depth, exact, wld, selectivity] => (level, depth, exact, wld, selectivity, [wld; 3]),
+            // The three probable-solve columns are optional (none when left out), and so are
+            // the opening's depth and the empties from which it applies after them.
+            let (level, depth, exact, wld, selectivity, probable, opening) = match nums[..] {
+                [level, depth, exact, wld, selectivity] => (level, depth, exact, wld, selectivity, [wld; 3], None),
                 [level, depth, exact, wld, selectivity, p95, p80, p50] => {
-                    (level, depth, exact, wld, selectivity, [p95, p80, p50])
+                    (level, depth, exact, wld, selectivity, [p95, p80, p50], None)
                 }
-                _ => return Err(err(i + 1, format!("expected 5 or 8 numbers, found {}", nums.len()))),
+                [level, depth, exact, wld, selectivity, p95, p80, p50, od, oe] => {
+                    (level, depth, exact, wld, selectivity, [p95, p80, p50], Some((od, oe)))
+                }
+                _ => return Err(err(i + 1, format!("expected 5, 8 or 10 numbers, found {}", nums.len()))),
             };
+            if opening.is_some_and(|(od, oe)| od == 0 || od > 60 || oe > 60) {
+                return Err(err(
+                    i + 1,
+                    "the opening's depth must be 1..=60 and its empties at most 60".into(),
+                ));
+            }
             if level as usize != table.len() {
                 return Err(err(i + 1, format!("level {level} out of order (expected {})", table.len())));
             }
@@ -98,6 +123,7 @@ impl Levels {
                 wld_empties: wld,
                 selectivity,
                 probable_empties: probable,
+                opening,
             });
         }
         if table.len() != 61 {
@@ -140,6 +166,21 @@ mod tests {
     }
 
     #[test]
+    fn opening_depth_applies_from_its_empties() {
+        let mut text = String::new();
+        for level in 0..=60 {
+            text += &format!("{level} 18 2 4 80{}\n", if level == 17 { " 4 4 4 16 45" } else { "" });
+        }
+        let l = Levels::parse(&text, "t").expect("valid table");
+        assert_eq!(l.get(17).opening, Some((16, 45)));
+        assert_eq!(l.get(17).depth_at(45), 16);
+        assert_eq!(l.get(17).depth_at(44), 18);
+        assert_eq!(l.get(16).depth_at(50), 18);
+        let bad = text.replace("4 4 4 16 45", "4 4 4 0 45");
+        assert!(Levels::parse(&bad, "t").is_err());
+    }
+
+    #[test]
     fn bad_tables_name_the_line() {
         let e = Levels::parse("0 0 0 0 100\n1 1 x 2 100\n", "t").expect_err("bad number");
         assert_eq!((e.file.as_str(), e.line), ("t", 2));
@@ -149,7 +190,7 @@ mod tests {
         let e = Levels::parse("0 0 0 0 100\n2 1 2 2 100\n", "t").expect_err("order");
         assert!(e.problem.contains("out of order"));
         let e = Levels::parse("0 0 0 0\n", "t").expect_err("short");
-        assert!(e.problem.contains("expected 5 or 8 numbers"));
+        assert!(e.problem.contains("expected 5, 8 or 10 numbers"));
         let e = Levels::parse("0 0 0 4 100 5 3 6\n", "t").expect_err("probable columns out of order");
         assert!(e.problem.contains("95 %"), "{e}");
         let e = Levels::parse("0 0 0 0 0\n", "t").expect_err("selectivity 0");
