@@ -153,12 +153,16 @@ mod tests {
         assert_eq!(l.get(99), l.get(60));
     }
 
+    /// A table of levels 0..=60, all `DEPTH 2 4 80`, with `extra` columns on `level`'s line.
+    fn table_with(depth: u32, level: u32, extra: &str) -> String {
+        (0..=60)
+            .map(|l| format!("{l} {depth} 2 4 80{}\n", if l == level { extra } else { "" }))
+            .collect()
+    }
+
     #[test]
     fn probable_columns_are_optional() {
-        let mut text = String::new();
-        for level in 0..=60 {
-            text += &format!("{level} 1 2 4 80{}\n", if level == 16 { " 6 8 9" } else { "" });
-        }
+        let text = table_with(1, 16, " 6 8 9");
         let l = Levels::parse(&text, "t").expect("valid table");
         assert_eq!(l.get(16).probable_empties, [6, 8, 9]);
         // Left out: no probable solve above the WLD empties.
@@ -167,10 +171,7 @@ mod tests {
 
     #[test]
     fn opening_depth_applies_from_its_empties() {
-        let mut text = String::new();
-        for level in 0..=60 {
-            text += &format!("{level} 18 2 4 80{}\n", if level == 17 { " 4 4 4 16 45" } else { "" });
-        }
+        let text = table_with(18, 17, " 4 4 4 16 45");
         let l = Levels::parse(&text, "t").expect("valid table");
         assert_eq!(l.get(17).opening, Some((16, 45)));
         assert_eq!(l.get(17).depth_at(45), 16);

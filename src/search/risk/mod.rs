@@ -346,24 +346,8 @@ mod agreement {
         let mut searcher = Searcher::new(64);
         let (mut same, mut total) = (0, 0);
         let (mut t_ab, mut t_risk) = (Duration::ZERO, Duration::ZERO);
-        for (k, b) in super::search_tests::random_positions(count, 24, 5).into_iter().enumerate() {
-            // Plies 16-33 (44-27 empties): the midgame.
-            let b = super::search_tests::random_positions(1, 16 + (k as u32 % 18), k as u64 * 2 + 1)
-                .first()
-                .copied()
-                .unwrap_or(b);
-            let req = SearchRequest {
-                pruning: Pruning::from_percent(80),
-                ..SearchRequest::fixed_depth(b, depth)
-            };
-            searcher.clear();
-            let t0 = Instant::now();
-            let ab = searcher.run(&req, &eval, &stop, &mut |_| {});
-            t_ab += t0.elapsed();
-            searcher.clear();
-            let t0 = Instant::now();
-            let lines = search(&mut searcher, &req, Risk::new(50), &eval, &stop, false, &mut |_| {});
-            t_risk += t0.elapsed();
+        for k in 0..count {
+            let (ab, lines) = both(&mut searcher, &eval, &stop, midgame(k), depth, 50, (&mut t_ab, &mut t_risk));
             total += 1;
             if lines.first().and_then(|l| l.pv.first().copied()) == ab.best {
                 same += 1;
@@ -389,9 +373,35 @@ mod agreement {
         assert!(share >= 0.99, "{share}");
     }
 
-    /// The position `k` of the measurements below: `plies` 16-33 from the start.
+    /// The position `k` of these measurements: plies 16-33 from the start (44-27 empties).
     fn midgame(k: usize) -> Board {
         super::search_tests::random_positions(1, 16 + (k as u32 % 18), k as u64 * 2 + 1)[0]
+    }
+
+    /// The ordinary search and the style at `c` of `b` (`depth` @ 80 %, each with a fresh
+    /// table), their times added to `times` (ordinary, style).
+    fn both(
+        searcher: &mut Searcher,
+        eval: &dyn OrderingEval,
+        stop: &AtomicBool,
+        b: Board,
+        depth: u32,
+        c: u32,
+        times: (&mut Duration, &mut Duration),
+    ) -> (crate::search::request::SearchResult, Vec<RiskLine>) {
+        let req = SearchRequest {
+            pruning: Pruning::from_percent(80),
+            ..SearchRequest::fixed_depth(b, depth)
+        };
+        searcher.clear();
+        let t0 = Instant::now();
+        let ab = searcher.run(&req, eval, stop, &mut |_| {});
+        *times.0 += t0.elapsed();
+        searcher.clear();
+        let t0 = Instant::now();
+        let lines = search(searcher, &req, Risk::new(c), eval, stop, false, &mut |_| {});
+        *times.1 += t0.elapsed();
+        (ab, lines)
     }
 
     /// The value for us of the move `sq` of `b`: its child searched `depth` plies at 80 %,
@@ -430,18 +440,7 @@ mod agreement {
             let (mut t_ab, mut t_risk) = (Duration::ZERO, Duration::ZERO);
             for k in 0..count {
                 let b = midgame(k);
-                let req = SearchRequest {
-                    pruning: Pruning::from_percent(80),
-                    ..SearchRequest::fixed_depth(b, depth)
-                };
-                searcher.clear();
-                let t0 = Instant::now();
-                let ab = searcher.run(&req, &eval, &stop, &mut |_| {});
-                t_ab += t0.elapsed();
-                searcher.clear();
-                let t0 = Instant::now();
-                let lines = search(&mut searcher, &req, Risk::new(c), &eval, &stop, false, &mut |_| {});
-                t_risk += t0.elapsed();
+                let (ab, lines) = both(&mut searcher, &eval, &stop, b, depth, c, (&mut t_ab, &mut t_risk));
                 let (Some(ordinary), Some(played)) = (ab.best, lines.first().and_then(|l| l.pv.first().copied())) else {
                     continue;
                 };

@@ -408,21 +408,28 @@ mod tests {
             .collect()
     }
 
+    /// Below `b` (the start): d3 a sure +2 whatever the reply (solved, σ = 0); after f5 the
+    /// opponent has one sensible reply, to a +10 with σ = 8 (a big win with P(loss) ≈ 12 %);
+    /// c4 and e6 clearly worse.
+    fn small_or_big(b: &Board) -> HashMap<Board, (i32, f64)> {
+        [
+            under(b, "d3", |_| (2, 0.0)),
+            under(b, "f5", |i| if i == 0 { (10, 8.0) } else { (60, 8.0) }),
+            under(b, "c4", |_| (-10, 3.0)),
+            under(b, "e6", |_| (-10, 3.0)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
+
     #[test]
     fn sure_small_win_against_likely_big_win() {
         // d3 is a sure +2 whatever the reply (solved, σ = 0); after f5 the opponent has one
         // sensible reply, to a +10 with σ = 8 (a big win with P(loss) ≈ 12 %); c4 and e6 are
         // clearly worse. The ordinary search plays f5.
         let b = Board::START;
-        let table: HashMap<Board, (i32, f64)> = [
-            under(&b, "d3", |_| (2, 0.0)),
-            under(&b, "f5", |i| if i == 0 { (10, 8.0) } else { (60, 8.0) }),
-            under(&b, "c4", |_| (-10, 3.0)),
-            under(&b, "e6", |_| (-10, 3.0)),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
+        let table = small_or_big(&b);
         let choose = |c: u32| {
             let mut tree = Tree::new(Table(table.clone(), 0), c);
             let (best, value, line) = ordinary(&mut tree, &b);
@@ -461,15 +468,7 @@ mod tests {
         // The table of `sure_small_win_against_likely_big_win` at c = 95: the ordinary search
         // plays f5, the safe style d3.
         let b = Board::START;
-        let table: HashMap<Board, (i32, f64)> = [
-            under(&b, "d3", |_| (2, 0.0)),
-            under(&b, "f5", |i| if i == 0 { (10, 8.0) } else { (60, 8.0) }),
-            under(&b, "c4", |_| (-10, 3.0)),
-            under(&b, "e6", |_| (-10, 3.0)),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
+        let table = small_or_big(&b);
         let f5 = Square::parse("f5").ok().and_then(|s| s.index()).expect("square");
         let refine = |leaves: usize| {
             let mut tree = Tree::new(Budget(Table(table.clone(), 0), leaves), 95);
