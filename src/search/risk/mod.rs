@@ -373,6 +373,19 @@ mod agreement {
         assert!(share >= 0.99, "{share}");
     }
 
+    /// A measurement's setting from the environment variable `name`, else `default`.
+    fn setting(name: &str, default: u32) -> u32 {
+        std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+    }
+
+    /// The measurements' search of `b`: `depth` plies at 80 %.
+    fn at_80(b: Board, depth: u32) -> SearchRequest {
+        SearchRequest {
+            pruning: Pruning::from_percent(80),
+            ..SearchRequest::fixed_depth(b, depth)
+        }
+    }
+
     /// The position `k` of these measurements: plies 16-33 from the start (44-27 empties).
     fn midgame(k: usize) -> Board {
         super::search_tests::random_positions(1, 16 + (k as u32 % 18), k as u64 * 2 + 1)[0]
@@ -389,10 +402,7 @@ mod agreement {
         c: u32,
         times: (&mut Duration, &mut Duration),
     ) -> (crate::search::request::SearchResult, Vec<RiskLine>) {
-        let req = SearchRequest {
-            pruning: Pruning::from_percent(80),
-            ..SearchRequest::fixed_depth(b, depth)
-        };
+        let req = at_80(b, depth);
         searcher.clear();
         let t0 = Instant::now();
         let ab = searcher.run(&req, eval, stop, &mut |_| {});
@@ -412,11 +422,7 @@ mod agreement {
             return -INF_DISCS;
         };
         searcher.clear();
-        let req = SearchRequest {
-            pruning: Pruning::from_percent(80),
-            ..SearchRequest::fixed_depth(child, depth)
-        };
-        -searcher.run(&req, eval, &stop, &mut |_| {}).score
+        -searcher.run(&at_80(child, depth), eval, &stop, &mut |_| {}).score
     }
 
     /// Below any disc value: a move that is not there.
@@ -430,7 +436,6 @@ mod agreement {
     #[test]
     #[ignore]
     fn deviations() {
-        let setting = |name: &str, default: u32| std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default);
         let (count, depth) = (setting("RISK_COUNT", 100) as usize, setting("RISK_DEPTH", 12));
         let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
         let stop = AtomicBool::new(false);
@@ -477,7 +482,6 @@ mod agreement {
     #[test]
     #[ignore]
     fn sibling_correlation() {
-        let setting = |name: &str, default: u32| std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default);
         let (count, low) = (setting("RISK_COUNT", 300) as usize, setting("RISK_LOW", 4));
         let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
         let stop = AtomicBool::new(false);
@@ -490,13 +494,7 @@ mod agreement {
                 let Some(child) = b.play(sq).filter(|c| !c.is_game_over()) else {
                     continue;
                 };
-                let mut value = |depth: u32| {
-                    let req = SearchRequest {
-                        pruning: Pruning::from_percent(80),
-                        ..SearchRequest::fixed_depth(child, depth)
-                    };
-                    f64::from(searcher.run(&req, &eval, &stop, &mut |_| {}).score)
-                };
+                let mut value = |depth: u32| f64::from(searcher.run(&at_80(child, depth), &eval, &stop, &mut |_| {}).score);
                 errors.push(value(low + 6) - value(low));
             }
             if errors.len() >= 2 {

@@ -425,9 +425,7 @@ mod tests {
 
     #[test]
     fn sure_small_win_against_likely_big_win() {
-        // d3 is a sure +2 whatever the reply (solved, σ = 0); after f5 the opponent has one
-        // sensible reply, to a +10 with σ = 8 (a big win with P(loss) ≈ 12 %); c4 and e6 are
-        // clearly worse. The ordinary search plays f5.
+        // `small_or_big`: the ordinary search plays f5.
         let b = Board::START;
         let table = small_or_big(&b);
         let choose = |c: u32| {
