@@ -26,6 +26,8 @@
 
 mod leaves;
 mod tree;
+#[cfg(test)]
+mod uncertainty;
 
 use super::dist::{Dist, Odds};
 use super::endgame::OrderingEval;
@@ -374,12 +376,12 @@ mod agreement {
     }
 
     /// A measurement's setting from the environment variable `name`, else `default`.
-    fn setting(name: &str, default: u32) -> u32 {
+    pub(super) fn setting(name: &str, default: u32) -> u32 {
         std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
     }
 
     /// The measurements' search of `b`: `depth` plies at 80 %.
-    fn at_80(b: Board, depth: u32) -> SearchRequest {
+    pub(super) fn at_80(b: Board, depth: u32) -> SearchRequest {
         SearchRequest {
             pruning: Pruning::from_percent(80),
             ..SearchRequest::fixed_depth(b, depth)
@@ -387,7 +389,7 @@ mod agreement {
     }
 
     /// The position `k` of these measurements: plies 16-33 from the start (44-27 empties).
-    fn midgame(k: usize) -> Board {
+    pub(super) fn midgame(k: usize) -> Board {
         super::search_tests::random_positions(1, 16 + (k as u32 % 18), k as u64 * 2 + 1)[0]
     }
 
