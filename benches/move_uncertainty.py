@@ -5,7 +5,7 @@ The style compares the moves of one position, so a per-move source of uncertaint
 how far a move's value moves with depth relative to its siblings'. This reads the samples that
 `RISK_SAMPLES=FILE RISK_LOW=D cargo test --release --lib move_uncertainty -- --ignored
 --nocapture` writes (one root move's child a line: position, error v(D + 6) - v(D), the error
-model's σ, the features in the test's `FEATURES` order, the values at depths 1..=D + 6) and
+model's σ, the features, the values at depths 1..=D + 6; a header line names the columns) and
 prints, per feature, with feature and error both centred on their position's mean: the
 correlation of the feature with |error|, with error², and with |move-specific error| (the
 error minus its position's mean: the shared part cancels between siblings); and the RMS of the
@@ -19,19 +19,6 @@ import statistics
 import sys
 from collections import defaultdict
 
-FEATURES = [
-    "|v(d) - v(d-2)|",
-    "|v(d-4) - v(d-6)|",
-    "sum |v(k) - v(k-2)|, k <= d",
-    "replies within 3 of the best",
-    "best reply - second (discs)",
-    "replies (mobility)",
-    "empties",
-    "the style's own sd",
-    "|v(d) - v(d-1) - mean|",
-]
-
-
 def correlation(x, y):
     mx, my = statistics.mean(x), statistics.mean(y)
     sxy = sum((a - mx) * (b - my) for a, b in zip(x, y))
@@ -42,7 +29,11 @@ def correlation(x, y):
 
 def main():
     path, depth = sys.argv[1], int(sys.argv[2])
-    rows = [list(map(float, line.split(","))) for line in open(path) if line.strip()]
+    lines = [line.strip() for line in open(path) if line.strip()]
+    # The header names the columns: position, error, sigma, the features, v1..v(D + 6).
+    names = lines[0].split(",")
+    features = names[3 : names.index("v1")]
+    rows = [list(map(float, line.split(","))) for line in lines[1:]]
     groups = defaultdict(list)
     for i, r in enumerate(rows):
         groups[int(r[0])].append(i)
@@ -63,7 +54,7 @@ def main():
         f"error RMS {rms(error):.2f}, move-specific {rms(own):.2f}; "
         f"a correlation's standard error about {1 / math.sqrt(len(rows)):.3f}"
     )
-    for k, name in enumerate(FEATURES):
+    for k, name in enumerate(features):
         raw = [r[3 + k] for r in rows]
         f = centred(raw)
         if not any(f):

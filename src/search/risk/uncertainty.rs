@@ -34,7 +34,7 @@ struct Sample {
 const FEATURES: [&str; 9] = [
     "|v(d) - v(d-2)|",
     "|v(d-4) - v(d-6)|",
-    "sum |v(k) - v(k-2)|, k <= d",
+    "sum |v(k) - v(k-2)| for k <= d",
     "replies within 3 of the best",
     "best reply - second (discs)",
     "replies (mobility)",
@@ -274,9 +274,16 @@ fn move_uncertainty() {
     }
     // Every sample for further analysis: RISK_SAMPLES=FILE.
     if let Ok(path) = std::env::var("RISK_SAMPLES") {
-        let lines: Vec<String> = samples
-            .iter()
-            .map(|s| {
+        // A header names the columns, so that the analysis reads the features from the file.
+        let header = ["position", "error", "sigma"]
+            .into_iter()
+            .map(String::from)
+            .chain(FEATURES.iter().map(|f| f.to_string()))
+            .chain((1..=low + 6).map(|d| format!("v{d}")))
+            .collect::<Vec<_>>()
+            .join(",");
+        let lines: Vec<String> = std::iter::once(header)
+            .chain(samples.iter().map(|s| {
                 let cols = [s.position as f64, s.error, s.sigma]
                     .into_iter()
                     .chain(s.features.iter().copied());
@@ -284,7 +291,7 @@ fn move_uncertainty() {
                     .map(|x| x.to_string())
                     .collect::<Vec<_>>()
                     .join(",")
-            })
+            }))
             .collect();
         std::fs::write(&path, lines.join("\n") + "\n").expect("RISK_SAMPLES writable");
     }
