@@ -13,6 +13,7 @@ use super::leaves::SearchLeaves;
 use super::tree::Tree;
 use crate::board::Board;
 use crate::board::bits::Squares;
+use crate::eval::Evaluator;
 use crate::search::midgame::Searcher;
 use crate::search::mpc::MpcTable;
 use crate::search::request::SearchRequest;
@@ -57,11 +58,10 @@ fn parity_adjusted(samples: &mut [Sample], low: u32) {
 }
 
 /// `child`'s value at every depth 1..=`depth` (its iterations, 80 %), for its side to move.
-fn iterations(searcher: &mut Searcher, child: Board, depth: u32) -> Vec<f64> {
-    let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
+fn iterations(searcher: &mut Searcher, eval: &Evaluator, child: Board, depth: u32) -> Vec<f64> {
     let stop = AtomicBool::new(false);
     let mut values = vec![f64::NAN; depth as usize + 1];
-    searcher.run(&at_80(child, depth), &eval, &stop, &mut |i| {
+    searcher.run(&at_80(child, depth), eval, &stop, &mut |i| {
         if let crate::search::request::DepthKind::Midgame { depth: d, .. } = i.kind {
             values[d as usize] = f64::from(i.score);
         }
@@ -72,13 +72,12 @@ fn iterations(searcher: &mut Searcher, child: Board, depth: u32) -> Vec<f64> {
 /// The standard deviation of the style's distribution for the move `sq` of `b` (`Tree`'s
 /// shape, its leaves searched as in play at 80 % with the root at `depth`, no clock): the
 /// per-move uncertainty the style already has, from its replies' structure.
-fn modelled_sd(searcher: &mut Searcher, b: &Board, sq: usize, depth: u32) -> Option<f64> {
-    let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
+fn modelled_sd(searcher: &mut Searcher, eval: &Evaluator, b: &Board, sq: usize, depth: u32) -> Option<f64> {
     let stop = AtomicBool::new(false);
     let leaves = SearchLeaves {
         sigmas: searcher.mpc.clone(),
         searcher,
-        eval: &eval,
+        eval,
         template: SearchRequest {
             wld_empties: 0,
             ..at_80(*b, depth)
@@ -95,19 +94,26 @@ fn modelled_sd(searcher: &mut Searcher, b: &Board, sq: usize, depth: u32) -> Opt
 
 /// One child's sample (None when it has too few iterations, e.g. near the end); `modelled`
 /// the style's own sd for the move (`modelled_sd`).
-fn sample(searcher: &mut Searcher, mpc: &MpcTable, child: Board, low: u32, position: usize, modelled: f64) -> Option<Sample> {
-    let v = iterations(searcher, child, low + 6);
+fn sample(
+    searcher: &mut Searcher,
+    eval: &Evaluator,
+    mpc: &MpcTable,
+    child: Board,
+    low: u32,
+    position: usize,
+    modelled: f64,
+) -> Option<Sample> {
+    let v = iterations(searcher, eval, child, low + 6);
     let d = low as usize;
     if v.iter().skip(1).any(|x| x.is_nan()) {
         return None;
     }
     let wander: f64 = (3..=d).map(|k| (v[k] - v[k - 2]).abs()).sum();
     // The replies from the child's side, searched 2 plies short of their place at depth d.
-    let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
     let stop = AtomicBool::new(false);
     let mut replies: Vec<f64> = Squares(child.moves())
         .filter_map(|sq| child.play(sq))
-        .map(|g| -f64::from(searcher.run(&at_80(g, low - 3), &eval, &stop, &mut |_| {}).score))
+        .map(|g| -f64::from(searcher.run(&at_80(g, low - 3), eval, &stop, &mut |_| {}).score))
         .collect();
     replies.sort_by(|a, b| b.total_cmp(a));
     let close = replies
@@ -224,6 +230,7 @@ fn move_uncertainty() {
     assert!(low >= 7, "RISK_LOW below 7 leaves no shallow pair");
     let mut searcher = Searcher::new(64);
     let mpc = MpcTable::embedded().expect("embedded table");
+    let eval = Evaluator::embedded().expect("embedded weights");
     let mut samples = Vec::new();
     for k in first..first + count {
         let b = midgame(k);
@@ -232,10 +239,10 @@ fn move_uncertainty() {
             let Some(child) = b.play(sq).filter(|c| !c.is_game_over() && c.empty_count() > low + 6) else {
                 continue;
             };
-            let Some(modelled) = modelled_sd(&mut searcher, &b, sq, low + 1) else {
+            let Some(modelled) = modelled_sd(&mut searcher, &eval, &b, sq, low + 1) else {
                 continue;
             };
-            samples.extend(sample(&mut searcher, &mpc, child, low, k, modelled));
+            samples.extend(sample(&mut searcher, &eval, &mpc, child, low, k, modelled));
         }
     }
     parity_adjusted(&mut samples, low);
