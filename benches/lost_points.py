@@ -54,7 +54,8 @@ def play(board, sq, me, op):
 
 
 def games(path):
-    """Yields, per game, the list of (board, side to move, move, engine name) before each move."""
+    """Yields, per game, the list of (board, side to move, move, engine name, seconds) before each
+    move; seconds is the move's thinking time from the GGF (`F5//0.12`), or None."""
     for line in open(path):
         if "GM[Othello]" not in line:
             continue
@@ -65,8 +66,10 @@ def games(path):
         for colour, field in re.findall(r"(?<=\])([BW])\[([^\]]*)\]", line):
             me = "*" if colour == "B" else "O"
             op = "O" if me == "*" else "*"
-            mv = field.split("/")[0].upper()
-            plies.append(("".join(board), me, mv, names[me]))
+            parts = field.split("/")
+            mv = parts[0].upper()
+            seconds = float(parts[2]) if len(parts) > 2 and parts[2] else None
+            plies.append(("".join(board), me, mv, names[me], seconds))
             if mv == "PA":
                 continue
             try:
@@ -109,7 +112,7 @@ def main():
 
     rows, positions = [], []  # (game, empties, side to move, engine name) of each position solved
     for g, plies in enumerate(games(args.ggf)):
-        for board, me, mv, name in plies:
+        for board, me, mv, name, _ in plies:
             empties = board.count("-")
             if args.lo <= empties <= args.hi and mv != "PA":
                 positions.append((board, me))

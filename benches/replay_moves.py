@@ -81,7 +81,7 @@ def main():
 
     positions, empties = [], []
     for plies in games(args.ggf):
-        for board, side, mv, name in plies:
+        for board, side, mv, name, _ in plies:
             e = board.count("-")
             if name == args.name and mv != "PA" and args.lo <= e <= args.hi:
                 positions.append((board, side))

@@ -11,7 +11,11 @@ Usage: benches/time_by_empties.py MATCH.ggf [PLAYER] [--from 30] [--to 18]
 """
 import argparse
 import collections
-import re
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lost_points import games  # noqa: E402
 
 
 def main():
@@ -23,22 +27,12 @@ def main():
     args = ap.parse_args()
     seconds = collections.Counter()
     moves = collections.Counter()
-    with open(args.ggf) as f:
-        for line in f:
-            black = re.search(r"PB\[([^\]]*)\]", line)
-            white = re.search(r"PW\[([^\]]*)\]", line)
-            board = re.search(r"BO\[8 ([^ \]]+)", line)
-            if not (black and white and board):
-                continue
-            empties = board.group(1).count("-")
-            for colour, move in re.findall(r"(?<=\])([BW])\[([^\]]*)\]", line):
-                parts = move.split("/")
-                who = black.group(1) if colour == "B" else white.group(1)
-                if who == args.player and len(parts) >= 3 and parts[2]:
-                    seconds[empties] += float(parts[2])
-                    moves[empties] += 1
-                if parts[0].upper() != "PA":
-                    empties -= 1
+    for plies in games(args.ggf):
+        for board, _, _, name, spent in plies:
+            if name == args.player and spent is not None:
+                empties = board.count("-")
+                seconds[empties] += spent
+                moves[empties] += 1
     total = sum(seconds.values())
     if total == 0:
         raise SystemExit(f"no timed moves of {args.player} in {args.ggf}")
