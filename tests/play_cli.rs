@@ -38,16 +38,16 @@ fn hint_lines(text: &str) -> Vec<&str> {
 
 #[test]
 fn a_hint_lists_each_move_once_and_marks_the_book() {
-    // The start position: the four moves are all in the built-in book, valued +2 there and
-    // lower by a level-4 search; each must appear once, as a book move.
-    let (code, text) = play(&["--level", "4"], &[], "hint\nquit\n");
+    // The start position: the four moves are all in the built-in book, valued -1 there and
+    // -2 by a level-3 search; each must appear once, as a book move.
+    let (code, text) = play(&["--level", "3"], &[], "hint\nquit\n");
     assert_eq!(code, 0, "{text}");
     let lines = hint_lines(&text);
     let mut moves: Vec<&str> = lines.iter().filter_map(|l| l.split_whitespace().next()).collect();
     moves.sort_unstable();
     assert_eq!(moves, ["c4", "d3", "e6", "f5"], "{text}");
     assert!(
-        lines.iter().all(|l| l.contains("book move") && l.contains("(depth 4 now: ")),
+        lines.iter().all(|l| l.contains("book move") && l.contains("(depth 3 now: ")),
         "{text}"
     );
     assert!(text.contains("the book value is the better guide"), "{text}");
