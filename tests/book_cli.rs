@@ -323,3 +323,45 @@ fn learn_games_then_sharded_build() {
     assert!(stderr.contains("expected I/N"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `book deepen` searches again, deeper, what games from the start reach, in place; a second
+/// run has nothing left to do.
+#[test]
+fn deepen_in_place() {
+    let dir = scratch("book-deepen");
+    let out = dir.join("b.txt");
+    let out_s = out.to_string_lossy().into_owned();
+    let build = ["book", "build", "--out", &out_s, "--plies", "3", "--depth", "2", "--window", "64"];
+    let (code, _, stderr) = common::run(&build);
+    assert_eq!(code, 0, "{stderr}");
+    let before = positions(&out);
+    let deepen = [
+        "book",
+        "deepen",
+        &out_s,
+        "--depth",
+        "4",
+        "--selectivity",
+        "100",
+        "--window",
+        "0",
+        "--threads",
+        "2",
+    ];
+    let (code, stdout, stderr) = common::run(&deepen);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("every position games reach"), "{stdout}");
+    assert_eq!(positions(&out), before);
+    let (_, stats, _) = common::run(&["--book", &out_s, "book", "stats"]);
+    // The leaves games reach are searched at 4 plies (every move of a node is in this book, so
+    // nodes have no deviation to search); leaves no game reaches keep 2.
+    assert!(stats.lines().any(|l| l.trim_start().starts_with("4 ")), "{stats}");
+    assert!(stats.lines().any(|l| l.trim_start().starts_with("2 ")), "{stats}");
+    let (code, stdout, _) = common::run(&deepen);
+    assert_eq!(code, 0);
+    assert!(stdout.starts_with("0 searches in 0 rounds"), "{stdout}");
+    let (code, _, stderr) = common::run(&["book", "deepen", &dir.join("missing.txt").to_string_lossy()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("missing.txt"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -22,7 +22,7 @@ pub struct BuildOptions {
 /// A fixed-depth midgame search (no endgame solve: book positions are far from the end).
 pub struct SearchValuer<'a> {
     pub searcher: Searcher,
-    pub eval: &'a dyn OrderingEval,
+    pub eval: &'a (dyn OrderingEval + Sync),
     pub depth: u32,
     pub pruning: Pruning,
     pub threads: usize,

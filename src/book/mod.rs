@@ -7,6 +7,7 @@
 //! its deviation and of minus the value of each child in the book.
 
 pub mod build;
+pub mod deepen;
 pub mod edax;
 mod file;
 pub mod games;

@@ -7,6 +7,7 @@ use oxello::board::notation::render;
 use oxello::board::{Board, Position};
 use oxello::book::stats::Stats;
 use oxello::book::{self, Book, BuildOptions, SearchValuer, Shard};
+use oxello::protocol::SearchDepth;
 use oxello::search::endgame::OrderingEval;
 use oxello::search::midgame::Searcher;
 use oxello::search::request::Pruning;
@@ -39,6 +40,10 @@ pub enum Action {
     /// Add whole games (GGF files or one transcript per line) to the book of --book FILE,
     /// valuing new positions by searches at --level; the file is saved after each game.
     Learn(LearnArgs),
+    /// Search again, deeper, the positions of a book file that games reach (one side playing
+    /// its best book moves, the other any), round after round until none is shallower than
+    /// --depth; the file is saved as it goes, and a stopped run continues where it stopped.
+    Deepen(DeepenArgs),
     /// Merge books (the workers of a sharded build) into one and negamax it.
     Merge(MergeArgs),
     /// Read an Edax book (.dat, Edax's `book save`) into an oxello book file.
@@ -115,6 +120,33 @@ pub struct LearnArgs {
 }
 
 #[derive(clap::Args)]
+pub struct DeepenArgs {
+    /// The book file, deepened in place.
+    file: PathBuf,
+    /// Midgame search depth of the new values.
+    #[arg(long, default_value_t = 22)]
+    depth: u32,
+    /// Multi-ProbCut confidence in percent (100 = exact alpha-beta).
+    #[arg(long, default_value_t = 80, value_parser = clap::value_parser!(u32).range(1..=100))]
+    selectivity: u32,
+    /// The choosing side follows its book moves at most this many discs below its best.
+    #[arg(long, default_value_t = 1)]
+    window: i32,
+    /// Searches at once (one thread each).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Hash table of each search, in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Stop after this many rounds.
+    #[arg(long, default_value_t = 20)]
+    rounds: usize,
+    /// Seconds between saves of the file.
+    #[arg(long, default_value_t = 120)]
+    save_every: u64,
+}
+
+#[derive(clap::Args)]
 pub struct MergeArgs {
     /// Book files; a position in several keeps the first file's entry.
     #[arg(required = true)]
@@ -155,6 +187,7 @@ pub fn run(command: Command, globals: &Globals, eval: Eval) -> Outcome {
         Action::Show(args) => show(&args, globals),
         Action::Stats(args) => stats(&args, globals),
         Action::Learn(args) => learn(&args, globals, eval),
+        Action::Deepen(args) => deepen(&args, eval.as_ref()),
         Action::Merge(args) => merge(&args),
         Action::Import(args) => import(&args),
         Action::Export(args) => export(&args, globals),
@@ -216,6 +249,68 @@ fn build(args: &BuildArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         book.len(),
         args.out.display(),
         t0.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn deepen(args: &DeepenArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    let mut book = Book::load(&args.file).map_err(|e| e.to_string())?;
+    let target = SearchDepth::Selective {
+        depth: args.depth,
+        percent: args.selectivity,
+    };
+    let mut valuers: Vec<SearchValuer> = (0..args.threads.max(1))
+        .map(|_| SearchValuer {
+            searcher: Searcher::new(args.hash),
+            eval,
+            depth: args.depth,
+            pruning: Pruning::from_percent(args.selectivity),
+            threads: 1,
+        })
+        .collect();
+    let mut refs: Vec<&mut (dyn book::Valuer + Send)> = valuers.iter_mut().map(|v| v as _).collect();
+    let t0 = Instant::now();
+    let mut saved = Instant::now();
+    let mut save_error = None;
+    let report = book::deepen::deepen(
+        &mut book,
+        &Board::START,
+        args.window,
+        target,
+        args.rounds,
+        &mut refs,
+        &mut |b: &Book, done, jobs| {
+            if done == 1 || done % 50 == 0 || done == jobs {
+                eprintln!(
+                    "book deepen: {done} of {jobs} searches this round, {:.0} s",
+                    t0.elapsed().as_secs_f64()
+                );
+            }
+            // Saved as it goes (negamaxed, so that the file is a book to play from), so that a
+            // stopped run continues.
+            if saved.elapsed().as_secs() >= args.save_every && save_error.is_none() {
+                let mut copy = b.clone();
+                copy.negamax();
+                save_error = copy.save(&args.file).err();
+                saved = Instant::now();
+            }
+        },
+    );
+    if let Some(e) = save_error {
+        return Err(e.to_string());
+    }
+    book.save(&args.file).map_err(|e| e.to_string())?;
+    println!(
+        "{} searches in {} rounds, {:.1} s; {}: {}",
+        report.searches,
+        report.rounds,
+        t0.elapsed().as_secs_f64(),
+        args.file.display(),
+        if report.finished {
+            "every position games reach is valued at that depth"
+        } else {
+            "not finished: run it again to continue"
+        }
     );
     Ok(ExitCode::SUCCESS)
 }
