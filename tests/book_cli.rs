@@ -331,7 +331,9 @@ fn deepen_in_place() {
     let dir = scratch("book-deepen");
     let out = dir.join("b.txt");
     let out_s = out.to_string_lossy().into_owned();
-    let build = ["book", "build", "--out", &out_s, "--plies", "3", "--depth", "2", "--window", "64"];
+    let build = [
+        "book", "build", "--out", &out_s, "--plies", "3", "--depth", "2", "--window", "64",
+    ];
     let (code, _, stderr) = common::run(&build);
     assert_eq!(code, 0, "{stderr}");
     let before = positions(&out);
