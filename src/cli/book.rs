@@ -129,8 +129,9 @@ pub struct DeepenArgs {
     /// Multi-ProbCut confidence in percent (100 = exact alpha-beta).
     #[arg(long, default_value_t = 80, value_parser = clap::value_parser!(u32).range(1..=100))]
     selectivity: u32,
-    /// The choosing side follows its book moves at most this many discs below its best.
-    #[arg(long, default_value_t = 1)]
+    /// The choosing side follows its book moves at most this many discs below its best (as
+    /// `--book-randomness` plays them; 0: its best only).
+    #[arg(long, default_value_t = 0)]
     window: i32,
     /// Searches at once (one thread each).
     #[arg(long, default_value_t = 1)]
