@@ -43,3 +43,5 @@ rm -f "$ggf"
   --engine-b "$opponent" | tail -n 1
 # Distinct games: the move lists without their times.
 echo "distinct games: $(sed 's|//[^]]*||g' "$ggf" | sort -u | wc -l) of $(wc -l < "$ggf")"
+# Repeated games are not independent: the error that counts each distinct game once.
+python3 "$root/benches/clustered_score.py" "$ggf"
