@@ -44,8 +44,9 @@ pub fn reachable(book: &Book, root: &Board, window: i32) -> Vec<Board> {
         let Some(best) = moves.first().map(|m| m.value) else {
             continue;
         };
+        let kids = children(&b);
         for m in moves.iter().filter(|m| m.in_book && (!ours || m.value >= best - window)) {
-            if let Some((_, c)) = children(&b).into_iter().find(|(mv, _)| *mv == m.mv) {
+            if let Some(&(_, c)) = kids.iter().find(|(mv, _)| *mv == m.mv) {
                 stack.push((c, !ours));
             }
         }
