@@ -21,7 +21,7 @@ fn leaf(value: i32, dev: Option<(&str, i32)>) -> Entry {
 }
 
 /// Values a position by its disc difference; the best move is the first legal one.
-struct Discs;
+pub(super) struct Discs;
 impl Valuer for Discs {
     fn search(&mut self, b: &Board) -> Searched {
         Searched {
@@ -34,7 +34,7 @@ impl Valuer for Discs {
 
 /// Every value is the best of the deviation and of minus each book child, and no deviation
 /// leads into the book.
-fn assert_negamaxed(book: &Book) {
+pub(super) fn assert_negamaxed(book: &Book) {
     for (b, e) in book.iter() {
         let kids: Vec<i32> = children(&b)
             .iter()

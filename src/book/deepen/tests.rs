@@ -1,17 +1,6 @@
 use super::*;
+use crate::book::tests::{Discs, assert_negamaxed};
 use crate::book::{BuildOptions, build};
-
-/// A shallow valuer: the disc difference, the first legal move, depth 1.
-struct Shallow;
-impl Valuer for Shallow {
-    fn search(&mut self, b: &Board) -> Searched {
-        Searched {
-            best: children(b).first().map_or(Square::Pass, |c| c.0),
-            value: b.player.count_ones() as i32 - b.opponent.count_ones() as i32,
-            depth: SearchDepth::Plies(1),
-        }
-    }
-}
 
 /// A "deeper" valuer: the disc difference moved by a fixed amount that depends on the
 /// position (so that deepening changes the book's choices), the last legal move, depth 3.
@@ -59,26 +48,12 @@ impl Valuer for StopsAfter {
 const TARGET: SearchDepth = SearchDepth::Plies(3);
 
 fn small_book() -> Book {
-    build(
-        &Board::START,
-        &BuildOptions { plies: 5, window: 2 },
-        &mut Shallow,
-        &mut |_| {},
-    )
+    build(&Board::START, &BuildOptions { plies: 5, window: 2 }, &mut Discs, &mut |_| {})
 }
 
-/// Every value is the best of the deviation and of minus each book child.
-fn assert_negamaxed(book: &Book) {
-    for (b, e) in book.iter() {
-        let best = children(&b)
-            .iter()
-            .filter_map(|(_, c)| book.probe(c).map(|x| -x.value))
-            .chain(e.deviation.map(|d| d.value))
-            .max();
-        if let Some(best) = best {
-            assert_eq!(e.value, best, "{b:?}");
-        }
-    }
+/// Deepens with the given valuers, at most 50 rounds, quietly.
+fn deepen_with(book: &mut Book, window: i32, valuers: &mut [&mut (dyn Valuer + Send)]) -> Report {
+    deepen(book, &Board::START, window, TARGET, 50, valuers, &mut |_, _, _| {})
 }
 
 #[test]
@@ -132,15 +107,7 @@ fn reachable_follows_one_side_s_best_moves_and_all_the_other_s() {
 fn deepening_reaches_every_reachable_position_and_negamaxes() {
     let mut book = small_book();
     let before = book.clone();
-    let report = deepen(
-        &mut book,
-        &Board::START,
-        0,
-        TARGET,
-        50,
-        &mut [&mut Deeper { left: None }],
-        &mut |_, _, _| {},
-    );
+    let report = deepen_with(&mut book, 0, &mut [&mut Deeper { left: None }]);
     assert!(report.finished && report.rounds >= 1 && report.searches > 0, "{report:?}");
     assert!(shallow(&book, &Board::START, 0, TARGET).is_empty());
     assert_negamaxed(&book);
@@ -155,15 +122,7 @@ fn deepening_reaches_every_reachable_position_and_negamaxes() {
     // Positions no game reaches keep their shallow values.
     assert!(book.iter().any(|(_, e)| e.depth == SearchDepth::Plies(1)));
     // Deepening the deepened book does nothing.
-    let again = deepen(
-        &mut book.clone(),
-        &Board::START,
-        0,
-        TARGET,
-        50,
-        &mut [&mut Deeper { left: None }],
-        &mut |_, _, _| {},
-    );
+    let again = deepen_with(&mut book.clone(), 0, &mut [&mut Deeper { left: None }]);
     assert_eq!((again.rounds, again.searches, again.finished), (0, 0, true));
 }
 
@@ -171,26 +130,10 @@ fn deepening_reaches_every_reachable_position_and_negamaxes() {
 #[test]
 fn parallel_valuers_give_the_same_book() {
     let mut one = small_book();
-    deepen(
-        &mut one,
-        &Board::START,
-        1,
-        TARGET,
-        50,
-        &mut [&mut Deeper { left: None }],
-        &mut |_, _, _| {},
-    );
+    deepen_with(&mut one, 1, &mut [&mut Deeper { left: None }]);
     let mut two = small_book();
     let (mut a, mut b) = (Deeper { left: None }, Deeper { left: None });
-    deepen(
-        &mut two,
-        &Board::START,
-        1,
-        TARGET,
-        50,
-        &mut [&mut a, &mut b],
-        &mut |_, _, _| {},
-    );
+    deepen_with(&mut two, 1, &mut [&mut a, &mut b]);
     assert_eq!(one.to_text(), two.to_text());
 }
 
@@ -199,15 +142,7 @@ fn parallel_valuers_give_the_same_book() {
 fn a_stopped_deepening_stores_nothing_wrong_and_resumes() {
     for stop_after in [0, 1, 7, 20] {
         let mut book = small_book();
-        let first = deepen(
-            &mut book,
-            &Board::START,
-            0,
-            TARGET,
-            50,
-            &mut [&mut StopsAfter(Deeper { left: Some(stop_after) }, false)],
-            &mut |_, _, _| {},
-        );
+        let first = deepen_with(&mut book, 0, &mut [&mut StopsAfter(Deeper { left: Some(stop_after) }, false)]);
         assert!(!first.finished);
         assert_eq!(first.searches, stop_after);
         assert!(
@@ -217,15 +152,7 @@ fn a_stopped_deepening_stores_nothing_wrong_and_resumes() {
         assert_negamaxed(&book);
         // Through the file, as a resumed run reads it.
         let mut book = Book::parse(&book.to_text(), "stopped").expect("parses");
-        let second = deepen(
-            &mut book,
-            &Board::START,
-            0,
-            TARGET,
-            50,
-            &mut [&mut Deeper { left: None }],
-            &mut |_, _, _| {},
-        );
+        let second = deepen_with(&mut book, 0, &mut [&mut Deeper { left: None }]);
         assert!(second.finished);
         assert!(shallow(&book, &Board::START, 0, TARGET).is_empty());
     }
