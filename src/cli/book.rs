@@ -11,7 +11,7 @@ use oxello::protocol::SearchDepth;
 use oxello::search::endgame::OrderingEval;
 use oxello::search::midgame::Searcher;
 use oxello::search::request::Pruning;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -201,13 +201,7 @@ fn build(args: &BuildArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         plies: args.plies,
         window: args.window,
     };
-    let mut valuer = SearchValuer {
-        searcher: Searcher::new(args.hash),
-        eval,
-        depth: args.depth,
-        pruning: Pruning::from_percent(args.selectivity),
-        threads: args.threads.max(1),
-    };
+    let mut valuer = search_valuer(eval, args.hash, args.depth, args.selectivity, args.threads);
     let shard = args.shard.map(|(i, n)| Shard {
         index: i - 1,
         count: n,
@@ -227,24 +221,18 @@ fn build(args: &BuildArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         Book::new()
     };
     let t0 = Instant::now();
-    let (mut shown, mut saved) = (book.len(), Instant::now());
-    let mut save_error = None;
+    let mut shown = book.len();
+    // Saved as it grows, so that a stopped build resumes (`--resume`).
+    let mut saver = PeriodicSave::new(&args.out, args.save_every);
     book::resume(&mut book, &Board::START, &opts, shard, &mut valuer, &mut |b: &Book| {
         let n = b.len();
         if n >= shown + 100 {
             shown = n;
             eprintln!("book build: {n} positions, {:.0} s", t0.elapsed().as_secs_f64());
         }
-        // Saved as it grows, so that a stopped build resumes (`--resume`).
-        if saved.elapsed().as_secs() >= args.save_every && save_error.is_none() {
-            save_error = b.save(&args.out).err();
-            saved = Instant::now();
-        }
+        saver.tick(b);
     });
-    if let Some(e) = save_error {
-        return Err(e.to_string());
-    }
-    book.save(&args.out).map_err(|e| e.to_string())?;
+    saver.finish(&book)?;
     println!(
         "{} positions written to {} in {:.1} s",
         book.len(),
@@ -261,18 +249,12 @@ fn deepen(args: &DeepenArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         percent: args.selectivity,
     };
     let mut valuers: Vec<SearchValuer> = (0..args.threads.max(1))
-        .map(|_| SearchValuer {
-            searcher: Searcher::new(args.hash),
-            eval,
-            depth: args.depth,
-            pruning: Pruning::from_percent(args.selectivity),
-            threads: 1,
-        })
+        .map(|_| search_valuer(eval, args.hash, args.depth, args.selectivity, 1))
         .collect();
     let mut refs: Vec<&mut (dyn book::Valuer + Send)> = valuers.iter_mut().map(|v| v as _).collect();
     let t0 = Instant::now();
-    let mut saved = Instant::now();
-    let mut save_error = None;
+    // Saved as it goes, so that a stopped run continues.
+    let mut saver = PeriodicSave::new(&args.file, args.save_every);
     let report = book::deepen::deepen(
         &mut book,
         &Board::START,
@@ -287,20 +269,10 @@ fn deepen(args: &DeepenArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
                     t0.elapsed().as_secs_f64()
                 );
             }
-            // Saved as it goes (negamaxed, so that the file is a book to play from), so that a
-            // stopped run continues.
-            if saved.elapsed().as_secs() >= args.save_every && save_error.is_none() {
-                let mut copy = b.clone();
-                copy.negamax();
-                save_error = copy.save(&args.file).err();
-                saved = Instant::now();
-            }
+            saver.tick(b);
         },
     );
-    if let Some(e) = save_error {
-        return Err(e.to_string());
-    }
-    book.save(&args.file).map_err(|e| e.to_string())?;
+    saver.finish(&book)?;
     println!(
         "{} searches in {} rounds, {:.1} s; {}: {}",
         report.searches,
@@ -314,6 +286,59 @@ fn deepen(args: &DeepenArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         }
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The fixed-depth search that values book positions.
+fn search_valuer(
+    eval: &(dyn OrderingEval + Sync),
+    hash: usize,
+    depth: u32,
+    selectivity: u32,
+    threads: usize,
+) -> SearchValuer<'_> {
+    SearchValuer {
+        searcher: Searcher::new(hash),
+        eval,
+        depth,
+        pruning: Pruning::from_percent(selectivity),
+        threads: threads.max(1),
+    }
+}
+
+/// Saves a book being built or deepened every `every` seconds (negamaxed, so that the file is
+/// a book to play from), so that a stopped run goes on from the file; `finish` saves the end.
+struct PeriodicSave<'a> {
+    path: &'a Path,
+    every: u64,
+    last: Instant,
+    error: Option<String>,
+}
+
+impl<'a> PeriodicSave<'a> {
+    fn new(path: &'a Path, every: u64) -> Self {
+        PeriodicSave {
+            path,
+            every,
+            last: Instant::now(),
+            error: None,
+        }
+    }
+
+    fn tick(&mut self, b: &Book) {
+        if self.last.elapsed().as_secs() >= self.every && self.error.is_none() {
+            let mut copy = b.clone();
+            copy.negamax();
+            self.error = copy.save(self.path).err().map(|e| e.to_string());
+            self.last = Instant::now();
+        }
+    }
+
+    fn finish(self, book: &Book) -> Result<(), String> {
+        match self.error {
+            Some(e) => Err(e),
+            None => book.save(self.path).map_err(|e| e.to_string()),
+        }
+    }
 }
 
 fn merge(args: &MergeArgs) -> Outcome {
