@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod book;
+pub mod corpus;
 pub mod engine;
 pub mod eval;
 pub mod game;

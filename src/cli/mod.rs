@@ -17,6 +17,7 @@
 
 pub mod analysis;
 pub mod book;
+pub mod corpus;
 pub mod load;
 pub mod matches;
 pub mod play;

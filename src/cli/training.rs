@@ -5,6 +5,7 @@ use super::{Globals, Outcome, load};
 use clap::Subcommand;
 use oxello::board::notation::{parse_transcript, play_transcript};
 use oxello::board::{Position, Square};
+use oxello::corpus::LabelPolicy;
 use oxello::eval::Evaluator;
 use oxello::eval::bootstrap::BootstrapEval;
 use oxello::eval::dataset::{self, Record};
@@ -32,6 +33,11 @@ pub enum Command {
     ProbcutReport(ProbcutReportArgs),
     /// Match the selected evaluation against the bootstrap one at equal depth (both colours).
     EvalMatch(EvalMatchArgs),
+    /// The training corpus (corpus/): generate games into it, print its figures, merge shards.
+    Corpus {
+        #[command(subcommand)]
+        action: super::corpus::Action,
+    },
     /// Write openings: random N-ply lines whose search score is within ±max discs (or in a band).
     Openings(OpeningsArgs),
 }
@@ -79,8 +85,13 @@ pub struct SelfplayArgs {
 
 #[derive(clap::Args)]
 pub struct TrainArgs {
+    /// Dataset files (text records) and corpus folders or shard files (`corpus`).
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
+    /// The label of a corpus position before perfect play: the game's result (`game`) or the
+    /// value of the search that chose its move (`search`).
+    #[arg(long, default_value = "game", value_parser = ["game", "search"])]
+    labels: String,
     #[arg(long, default_value = "params/eval.bin")]
     out: PathBuf,
     /// Conjugate-gradient iterations of the least-squares fit.
@@ -267,6 +278,7 @@ pub fn run(command: Command, globals: &Globals, eval: &(dyn OrderingEval + Sync)
     match command {
         Command::Selfplay(args) => self_play(&args, eval),
         Command::Train(args) => train(&args, globals, eval),
+        Command::Corpus { action } => super::corpus::run(action, globals, eval),
         Command::EvalMae(args) => eval_mae(&args, eval),
         Command::FitMpc(args) => fit_mpc(&args, eval),
         Command::FitEndcut(args) => fit_endcut(&args, eval),
@@ -380,7 +392,12 @@ fn train(args: &TrainArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) 
         stages: args.stages.clone(),
         fraction: args.fraction,
     };
-    let records = read_records(&args.data, "train")?;
+    let policy = if args.labels == "search" {
+        LabelPolicy::Search
+    } else {
+        LabelPolicy::Game
+    };
+    let records = read_records_as(&args.data, "train", policy)?;
     if args.calibrate > 0 {
         let (shift, n) = train::calibrate(&records, args.calibrate, [21, 22], eval, opts.threads);
         eprintln!(
@@ -589,11 +606,28 @@ fn eval_match(args: &EvalMatchArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads dataset files; bad records are reported by line (the first ten per file) and skipped.
+/// Reads dataset files and corpora (game-result labels before perfect play).
 fn read_records(data: &[PathBuf], tool: &str) -> Result<Vec<Record>, String> {
+    read_records_as(data, tool, LabelPolicy::Game)
+}
+
+/// Reads dataset files; bad records are reported by line (the first ten per file) and skipped.
+/// A folder or a `.oxc` file is a corpus, read whole (any bad shard is an error), its
+/// positions before perfect play labelled by `policy`.
+fn read_records_as(data: &[PathBuf], tool: &str, policy: LabelPolicy) -> Result<Vec<Record>, String> {
     let mut records = Vec::new();
-    for (k, file) in data.iter().enumerate() {
-        let (r, errors) = dataset::parse_file(&load::read_text(file)?, k);
+    let is_corpus = |p: &PathBuf| p.is_dir() || p.extension().is_some_and(|x| x == "oxc");
+    let corpora: Vec<PathBuf> = data.iter().filter(|p| is_corpus(p)).cloned().collect();
+    if !corpora.is_empty() {
+        records.extend(super::corpus::records(&corpora, policy)?);
+    }
+    // Text datasets' game numbers restart in each file; a file index after the corpora's
+    // runs (each a multiple of RUN_STRIDE apart) keeps them apart.
+    for (k, file) in data.iter().filter(|p| !is_corpus(p)).enumerate() {
+        let (mut r, errors) = dataset::parse_file(&load::read_text(file)?, k);
+        for rec in &mut r {
+            rec.game += oxello::corpus::store::RUN_STRIDE * 1_000;
+        }
         report_skipped(file, &errors);
         records.extend(r);
     }
