@@ -150,6 +150,17 @@ pub struct EvalMaeArgs {
     /// Selectivity of the reference search (percent; 100: none).
     #[arg(long, default_value_t = 95, value_parser = clap::value_parser!(u32).range(1..=100))]
     reference_selectivity: u32,
+    /// Corpus positions before perfect play carry the game's result (`game`) or their move's
+    /// search value (`search`); with --fresh either is measured against the reference.
+    #[arg(long, default_value = "game", value_parser = ["game", "search"])]
+    labels: String,
+    /// Search the reference even where the record has a search label, and report the labels'
+    /// own error (label-MAE).
+    #[arg(long)]
+    fresh: bool,
+    /// Take positions from every game, not only the held-out ones (data no fit has seen).
+    #[arg(long)]
+    any_game: bool,
 }
 
 #[derive(clap::Args)]
@@ -419,8 +430,13 @@ fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         load::output_folder(path)?;
     }
     let (min_empties, max_empties, depth) = (args.min_empties, args.max_empties, args.depth);
-    let records = read_records(&args.data, "eval-mae")?;
-    let picked = evalmae::pick(&records, min_empties..=max_empties, args.positions);
+    let policy = if args.labels == "search" {
+        LabelPolicy::Search
+    } else {
+        LabelPolicy::Game
+    };
+    let records = read_records_as(&args.data, "eval-mae", policy)?;
+    let picked = evalmae::pick(&records, min_empties..=max_empties, args.positions, args.any_game);
     let reference = match args.reference_depth {
         0 => evalmae::Reference::Exact,
         d => evalmae::Reference::Search {
@@ -428,7 +444,7 @@ fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
             percent: args.reference_selectivity,
         },
     };
-    let r = evalmae::measure(&picked, depth, reference, eval, true);
+    let r = evalmae::measure(&picked, depth, reference, args.fresh, eval, true);
     if let Some(path) = &args.save {
         load::write(path, evalmae::format_records(&r.solved))?;
     }
@@ -440,10 +456,15 @@ fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         "{} held-out positions at {min_empties}-{max_empties} empties, against {against}: static evaluation MAE {:.2} discs, depth-{depth} search MAE {:.2} discs",
         r.positions, r.static_mae, r.search_mae
     );
-    println!("empties positions static-MAE static-bias depth-{depth}-MAE depth-{depth}-bias");
+    println!("empties positions static-MAE static-bias depth-{depth}-MAE depth-{depth}-bias label-MAE label-bias");
     for x in &r.rows {
+        let label = if x.label_positions > 0 {
+            format!("{:9.2} {:10.2}", x.label_mae, x.label_bias)
+        } else {
+            format!("{:>9} {:>10}", "-", "-")
+        };
         println!(
-            "{:7} {:9} {:10.2} {:11.2} {:11.2} {:12.2}",
+            "{:7} {:9} {:10.2} {:11.2} {:11.2} {:12.2} {label}",
             x.empties, x.positions, x.static_mae, x.static_bias, x.search_mae, x.search_bias
         );
     }

@@ -18,11 +18,27 @@ impl OrderingEval for Mobility {
     }
 }
 
-fn temp(name: &str) -> PathBuf {
+/// A temporary folder, removed when the test ends (passed or failed).
+struct Temp(PathBuf);
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl std::ops::Deref for Temp {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+fn temp(name: &str) -> Temp {
     let dir = std::env::temp_dir().join(format!("oxello-corpus-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    Temp(dir)
 }
 
 fn options(dir: &Path) -> GenerateOptions {
@@ -243,7 +259,10 @@ fn merge_copies_checks_and_refuses_conflicts() {
         .to_string();
     assert!(e.contains("differs from"), "{e}");
     // Two files holding one chunk cannot be loaded together.
-    let e = Corpus::load(&[a, b]).err().expect("twice").to_string();
+    let e = Corpus::load(&[a.to_path_buf(), b.to_path_buf()])
+        .err()
+        .expect("twice")
+        .to_string();
     assert!(e.contains("chunk 0 of run 't' again"), "{e}");
 }
 
@@ -289,7 +308,7 @@ fn starts_from_lists_and_followed_games() {
     opts.chunk_games = 3;
     let s = generate(&opts);
     assert_eq!((s.chunks_written, s.games), (2, 4), "4 lines in chunks of 3");
-    let corpus = Corpus::load(&[follow]).expect("load");
+    let corpus = Corpus::load(std::slice::from_ref(&*follow)).expect("load");
     let games: Vec<&GameRecord> = corpus.shards.iter().flat_map(|(_, s)| &s.games).collect();
     for (g, line) in games.iter().zip(&lines) {
         assert_eq!(g.start.kind, StartKind::Line);
