@@ -88,10 +88,11 @@ pub struct TrainArgs {
     /// Dataset files (text records) and corpus folders or shard files (`corpus`).
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
-    /// The label of a corpus position before perfect play: the game's result (`game`) or the
-    /// value of the search that chose its move (`search`).
-    #[arg(long, default_value = "game", value_parser = ["game", "search"])]
-    labels: String,
+    /// The label of a corpus position before perfect play: the game's result (`game`), the
+    /// value of the search that chose its move (`search`), or that value from N empties up and
+    /// the result below (`search-from-N`).
+    #[arg(long, default_value = "game", value_parser = LabelPolicy::parse)]
+    labels: LabelPolicy,
     #[arg(long, default_value = "params/eval.bin")]
     out: PathBuf,
     /// Conjugate-gradient iterations of the least-squares fit.
@@ -152,8 +153,8 @@ pub struct EvalMaeArgs {
     reference_selectivity: u32,
     /// Corpus positions before perfect play carry the game's result (`game`) or their move's
     /// search value (`search`); with --fresh either is measured against the reference.
-    #[arg(long, default_value = "game", value_parser = ["game", "search"])]
-    labels: String,
+    #[arg(long, default_value = "game", value_parser = LabelPolicy::parse)]
+    labels: LabelPolicy,
     /// Search the reference even where the record has a search label, and report the labels'
     /// own error (label-MAE).
     #[arg(long)]
@@ -403,11 +404,7 @@ fn train(args: &TrainArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) 
         stages: args.stages.clone(),
         fraction: args.fraction,
     };
-    let policy = if args.labels == "search" {
-        LabelPolicy::Search
-    } else {
-        LabelPolicy::Game
-    };
+    let policy = args.labels;
     let records = read_records_as(&args.data, "train", policy)?;
     if args.calibrate > 0 {
         let (shift, n) = train::calibrate(&records, args.calibrate, [21, 22], eval, opts.threads);
@@ -430,11 +427,7 @@ fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         load::output_folder(path)?;
     }
     let (min_empties, max_empties, depth) = (args.min_empties, args.max_empties, args.depth);
-    let policy = if args.labels == "search" {
-        LabelPolicy::Search
-    } else {
-        LabelPolicy::Game
-    };
+    let policy = args.labels;
     let records = read_records_as(&args.data, "eval-mae", policy)?;
     let picked = evalmae::pick(&records, min_empties..=max_empties, args.positions, args.any_game);
     let reference = match args.reference_depth {
