@@ -212,26 +212,14 @@ fn generate(args: &GenerateArgs, globals: &Globals, eval: &(dyn OrderingEval + S
         let name = path.file_name().map_or(String::new(), |n| n.to_string_lossy().to_string());
         Ok(format!("{name} fnv1a {:08x}", fnv1a(&bytes)))
     };
-    let (starts, random_default) = if let Some(p) = &args.xot {
+    let picked = [(&args.xot, StartKind::Xot), (&args.openings, StartKind::Opening)]
+        .into_iter()
+        .find_map(|(p, kind)| p.as_ref().map(|p| (p, kind)));
+    let (starts, random_default) = if let Some((p, kind)) = picked {
         describe.set("start_file", file_note(p)?);
-        (
-            Starts::Pick {
-                kind: StartKind::Xot,
-                lines: read_lines(p)?,
-                reserve: args.reserve,
-            },
-            (0, 4),
-        )
-    } else if let Some(p) = &args.openings {
-        describe.set("start_file", file_note(p)?);
-        (
-            Starts::Pick {
-                kind: StartKind::Opening,
-                lines: read_lines(p)?,
-                reserve: args.reserve,
-            },
-            (0, 4),
-        )
+        let lines = read_lines(p)?;
+        let reserve = args.reserve;
+        (Starts::Pick { kind, lines, reserve }, (0, 4))
     } else if let Some(p) = &args.lines {
         describe.set("start_file", file_note(p)?);
         (Starts::Follow { lines: read_lines(p)? }, (0, 0))
