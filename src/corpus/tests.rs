@@ -198,6 +198,23 @@ fn resumes_and_shards_reproduce_the_whole_run() {
     assert!(e.contains(&halves.join("t").display().to_string()), "{e}");
 }
 
+/// Past the time limit no chunk is begun; the chunks begun are finished.
+#[test]
+fn the_time_limit_stops_between_chunks() {
+    let dir = temp("limit");
+    let mut opts = options(&dir);
+    opts.time_limit = Some(std::time::Duration::ZERO);
+    assert_eq!(generate(&opts).chunks_written, 0);
+    opts.time_limit = Some(std::time::Duration::from_millis(50));
+    opts.games = 2000;
+    let s = generate(&opts);
+    assert!(s.chunks_written >= 1 && s.chunks_written < 1000, "{s:?}");
+    assert_eq!(
+        Corpus::load(std::slice::from_ref(&*dir)).expect("whole").shards.len() as u64,
+        s.chunks_written
+    );
+}
+
 /// A damaged shard is an error naming the file; the temporary file of a killed writer is no
 /// shard and is removed when the run goes on.
 #[test]
