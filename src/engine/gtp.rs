@@ -19,7 +19,10 @@ pub fn interrupts(item: &Item) -> bool {
 
 pub struct GtpSession {
     game: Game,
-    depth: u32,
+    /// The level (`--level`, `set_level`).
+    level: u32,
+    /// Whether a level was chosen (`--level` or `set_level`); if not, a clock decides.
+    level_chosen: bool,
     /// Our own count of each colour's clock, corrected by every `time_left`.
     time: GtpClock,
     /// Ply count before each `play`/`genmove`, so `undo` also takes back an implicit pass.
@@ -36,7 +39,8 @@ impl GtpSession {
     pub fn new(thinker: Box<dyn Think>, opts: EngineOptions) -> GtpSession {
         GtpSession {
             game: Game::default(),
-            depth: opts.depth,
+            level: opts.level,
+            level_chosen: opts.level_chosen,
             time: GtpClock::default(),
             history: Vec::new(),
             thinker,
@@ -92,13 +96,18 @@ impl GtpSession {
             choice.mv
         } else {
             let time = self.time.budget(position.to_move, position.board.empty_count());
+            let by_clock = time.is_some() && !self.level_chosen;
             let req = ThinkRequest {
                 position,
-                depth: self.depth,
+                depth: match time.filter(|_| by_clock) {
+                    Some(t) => super::clock_level(t),
+                    None => self.level,
+                },
                 time,
                 moves: 1,
                 draw_value: 0.0,
                 risk: self.risk,
+                by_clock,
             };
             think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}).map_or(Square::Pass, |r| r.best)
         };
@@ -242,7 +251,8 @@ impl GtpSession {
             Command::SetGame(_) => return Err("unsupported game".into()),
             Command::ListGames | Command::RulesGameId => "Othello".into(),
             Command::SetLevel(n) => {
-                self.depth = n.clamp(1, 60);
+                self.level = n.clamp(1, 60);
+                self.level_chosen = true;
                 String::new()
             }
             Command::Risk(c) => {
