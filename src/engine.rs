@@ -40,10 +40,6 @@ pub struct ThinkRequest {
     /// The risk-aware search style at this confidence in percent (`--risk`); None: the
     /// ordinary search.
     pub risk: Option<u32>,
-    /// The clock decides (a clock is running and no level was chosen): `depth` names the level
-    /// whose solve and selectivity settings apply (`clock_level`), and the midgame deepens
-    /// until the time rule stops it instead of stopping at that level's depth.
-    pub by_clock: bool,
 }
 
 /// One reported line: the value of the move that starts `pv`.
@@ -148,17 +144,6 @@ pub fn move_budget(seconds_left: f64, moves_to_go: Option<u32>, empties: u32) ->
     crate::time::budget(&clock, empties).hard.max(Duration::from_millis(2))
 }
 
-/// The level whose solves and selectivity fit a move's hard time limit when the clock decides
-/// (no level chosen): the deepest solves the time can pay for. From the levels' seconds a game
-/// (README, one thread: level 12 0.14 s, 14 0.33, 16 0.75, 18 1.7, 20 8.2), about a thirtieth of
-/// that a move, with the hard limit about three times the move's share and a margin of 4 for
-/// the moves where the solves start.
-pub fn clock_level(hard: Duration) -> u32 {
-    const STEPS: [(f64, u32); 6] = [(3.0, 20), (0.7, 18), (0.3, 16), (0.13, 14), (0.06, 12), (0.015, 8)];
-    let secs = hard.as_secs_f64();
-    STEPS.iter().find(|&&(min, _)| secs >= min).map_or(4, |&(_, level)| level)
-}
-
 /// Whether to go on after a command.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Flow {
@@ -213,11 +198,8 @@ pub fn serve<S: Session>(session: &mut S, rx: &Receiver<Message<S::Item>>, stop:
 /// Engine-wide settings from the command line.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
-    /// The level until the GUI sets one (`--level`, default 12).
-    pub level: u32,
-    /// Whether `--level` chose it: if not, a clock (when the controller gives one) decides
-    /// how deep to search, until the GUI sets a level (GTP `set_level`, NBoard `set depth`).
-    pub level_chosen: bool,
+    /// Default midgame depth until the GUI sets one.
+    pub depth: u32,
     pub book: book::EngineBook,
     /// The risk-aware style's confidence in percent (`--risk`); None: the ordinary search.
     pub risk: Option<u32>,
@@ -307,10 +289,6 @@ mod tests {
     }
 
     fn run_with(input: &str, thinker: Box<dyn Think>) -> String {
-        run_with_level(input, thinker, 4, true)
-    }
-
-    fn run_with_level(input: &str, thinker: Box<dyn Think>, level: u32, level_chosen: bool) -> String {
         let sink = Sink::default();
         let input = std::io::Cursor::new(input.as_bytes().to_vec());
         run(
@@ -319,8 +297,7 @@ mod tests {
             Output::new(Box::new(sink.clone())),
             thinker,
             EngineOptions {
-                level,
-                level_chosen,
+                depth: 4,
                 book: book::EngineBook::default(),
                 risk: None,
             },
@@ -357,7 +334,6 @@ mod tests {
             moves: 1,
             draw_value: 0.0,
             risk: None,
-            by_clock: false,
         }
     }
 
@@ -386,70 +362,5 @@ mod tests {
         );
         assert_eq!(move_budget(0.0, None, 10), Duration::from_millis(2));
         assert!(move_budget(10.0, None, 30) < Duration::from_secs(4));
-    }
-
-    /// What a decision was asked: the level, the time limit, whether the clock decides.
-    type Decision = (u32, Option<Duration>, bool);
-
-    /// Records what each decision was asked.
-    #[derive(Clone, Default)]
-    struct Asked(Arc<parking_lot::Mutex<Vec<Decision>>>);
-    impl Think for Asked {
-        fn think(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
-            self.0.lock().push((req.depth, req.time, req.by_clock));
-            FirstMove.think(req, stop, report)
-        }
-    }
-
-    fn asked(input: &str, level_chosen: bool) -> Vec<Decision> {
-        let a = Asked::default();
-        run_with_level(input, Box::new(a.clone()), 12, level_chosen);
-        a.0.lock().clone()
-    }
-
-    /// A clock decides the depth when no level was chosen, on either protocol; a chosen level
-    /// (on the command line or by the GUI) caps it and the clock only limits; no clock: the level.
-    #[test]
-    fn the_clock_decides_unless_a_level_was_chosen() {
-        let gtp = "time_settings 60 0 0\ngenmove b\n";
-        let [(level, time, by_clock)] = asked(gtp, false)[..] else {
-            panic!("one decision")
-        };
-        let time = time.expect("timed");
-        assert!(by_clock && time > Duration::from_millis(300), "{time:?}");
-        assert_eq!(level, clock_level(time));
-        assert!(!asked(gtp, true)[0].2, "--level given");
-        let set = "time_settings 60 0 0\nset_level 7\ngenmove b\n";
-        let [(7, Some(_), false)] = asked(set, false)[..] else {
-            panic!("set_level caps")
-        };
-        let [(12, None, false)] = asked("genmove b\n", false)[..] else {
-            panic!("no clock")
-        };
-        // time_left arriving: the controller's whole seconds, our finer count kept within them.
-        let left = "time_settings 2 0 0\ntime_left b 1 0\ngenmove b\n";
-        let [(_, Some(t), true)] = asked(left, false)[..] else {
-            panic!("timed")
-        };
-        assert!(t < Duration::from_millis(500), "{t:?}");
-        // NBoard: its game clock decides until `set depth` comes.
-        let game = "(;GM[Othello]PC[x]PB[a]PW[b]RE[?]TI[1:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)";
-        let nb = format!("nboard 2\nset game {game}\ngo\n");
-        let [(_, Some(_), true)] = asked(&nb, false)[..] else {
-            panic!("nboard clock")
-        };
-        let nb = format!("nboard 2\nset depth 9\nset game {game}\ngo\n");
-        let [(9, Some(_), false)] = asked(&nb, false)[..] else {
-            panic!("nboard depth")
-        };
-    }
-
-    #[test]
-    fn clock_levels_grow_with_the_time() {
-        let levels: Vec<u32> = [0.001, 0.02, 0.1, 0.5, 1.0, 5.0]
-            .iter()
-            .map(|&s| clock_level(Duration::from_secs_f64(s)))
-            .collect();
-        assert_eq!(levels, [4, 8, 12, 16, 18, 20]);
     }
 }

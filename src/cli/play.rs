@@ -47,11 +47,9 @@ pub struct ServeArgs {
 /// Options of the protocol front-ends and the terminal game.
 #[derive(clap::Args)]
 pub struct ProtocolArgs {
-    /// Level (0-60) until the GUI sets one (NBoard `set depth`, GTP `set_level`). Without it
-    /// the engine plays level 12, or, when the controller gives a clock (GTP `time_settings`,
-    /// NBoard's game clock), as deep as the clock allows.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
-    level: Option<u32>,
+    /// Level (0-60) until the GUI sets one (NBoard `set depth`, GTP `set_level`).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=60))]
+    level: u32,
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
@@ -65,9 +63,6 @@ pub struct ProtocolArgs {
     risk: Option<u32>,
 }
 
-/// The level without `--level` and without a clock.
-const DEFAULT_LEVEL: u32 = 12;
-
 /// The number of cores this machine offers (1 if unknown).
 fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -76,7 +71,7 @@ fn all_cores() -> usize {
 impl Default for ProtocolArgs {
     fn default() -> Self {
         ProtocolArgs {
-            level: None,
+            level: 12,
             hash: 64,
             threads: all_cores(),
             risk: None,
@@ -122,8 +117,7 @@ fn terminal_game(args: &ProtocolArgs, globals: &Globals, eval: Eval) -> Outcome 
     let out = std::io::stdout();
     let style = Style::detect(out.is_terminal(), std::env::var_os("NO_COLOR").as_deref());
     let mut out = out.lock();
-    Terminal::new(&mut thinker, args.level.unwrap_or(DEFAULT_LEVEL))
-        .with_level_chosen(args.level.is_some())
+    Terminal::new(&mut thinker, args.level)
         .with_book(book)
         .with_style(style)
         .with_risk(args.risk)
@@ -144,8 +138,7 @@ fn protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, globals: &Globals, 
         out,
         thinker,
         EngineOptions {
-            level: args.level.unwrap_or(DEFAULT_LEVEL),
-            level_chosen: args.level.is_some(),
+            depth: args.level,
             book,
             risk: args.risk,
         },

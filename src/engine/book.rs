@@ -151,7 +151,6 @@ impl Valuer for ThinkValuer<'_> {
             draw_value: 0.0,
             // Book values are the ordinary search's.
             risk: None,
-            by_clock: false,
         };
         // A search cut short is not stored: `Book::learn` asks `stopped` before storing.
         match think_position(self.thinker, &req, self.stop, &mut |_| {}) {

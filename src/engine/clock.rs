@@ -77,14 +77,9 @@ impl GtpClock {
     }
 
     /// `time_left`: the controller's figure replaces our own count.
-    /// GTP's `time_left` counts whole seconds, and controllers send the time left rounded down
-    /// (a 2-second game is `time_left b 1 0` after a 0.1-second move): where our own count
-    /// lies within that second of the controller's figure it is the finer one and is kept.
     pub fn set_left(&mut self, colour: Color, left: Left) {
-        let ours = self.left[index(colour)];
-        let within = ours.stones == left.stones && ours.seconds >= left.seconds && ours.seconds < left.seconds + 1.0;
         self.left[index(colour)] = Left {
-            seconds: if within { ours.seconds } else { left.seconds.max(0.0) },
+            seconds: left.seconds.max(0.0),
             ..left
         };
     }

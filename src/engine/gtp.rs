@@ -19,10 +19,7 @@ pub fn interrupts(item: &Item) -> bool {
 
 pub struct GtpSession {
     game: Game,
-    /// The level (`--level`, `set_level`).
-    level: u32,
-    /// Whether a level was chosen (`--level` or `set_level`); if not, a clock decides.
-    level_chosen: bool,
+    depth: u32,
     /// Our own count of each colour's clock, corrected by every `time_left`.
     time: GtpClock,
     /// Ply count before each `play`/`genmove`, so `undo` also takes back an implicit pass.
@@ -39,8 +36,7 @@ impl GtpSession {
     pub fn new(thinker: Box<dyn Think>, opts: EngineOptions) -> GtpSession {
         GtpSession {
             game: Game::default(),
-            level: opts.level,
-            level_chosen: opts.level_chosen,
+            depth: opts.depth,
             time: GtpClock::default(),
             history: Vec::new(),
             thinker,
@@ -96,18 +92,13 @@ impl GtpSession {
             choice.mv
         } else {
             let time = self.time.budget(position.to_move, position.board.empty_count());
-            let by_clock = time.is_some() && !self.level_chosen;
             let req = ThinkRequest {
                 position,
-                depth: match time.filter(|_| by_clock) {
-                    Some(t) => super::clock_level(t),
-                    None => self.level,
-                },
+                depth: self.depth,
                 time,
                 moves: 1,
                 draw_value: 0.0,
                 risk: self.risk,
-                by_clock,
             };
             think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}).map_or(Square::Pass, |r| r.best)
         };
@@ -251,8 +242,7 @@ impl GtpSession {
             Command::SetGame(_) => return Err("unsupported game".into()),
             Command::ListGames | Command::RulesGameId => "Othello".into(),
             Command::SetLevel(n) => {
-                self.level = n.clamp(1, 60);
-                self.level_chosen = true;
+                self.depth = n.clamp(1, 60);
                 String::new()
             }
             Command::Risk(c) => {

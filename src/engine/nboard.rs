@@ -23,10 +23,7 @@ pub fn interrupts(item: &Item) -> bool {
 
 pub struct NboardSession {
     game: Game,
-    /// The level: NBoard's `set depth` (which its level menu always sends), else `--level`.
-    level: u32,
-    /// Whether a level was chosen (`--level` or `set depth`); if not, the game clock decides.
-    level_chosen: bool,
+    depth: u32,
     /// Centidiscs from Black's point of view.
     contempt: i32,
     /// The risk-aware style's confidence in percent (`set risk`); None: the ordinary search.
@@ -45,8 +42,7 @@ impl NboardSession {
     pub fn new(thinker: Box<dyn Think>, opts: EngineOptions) -> NboardSession {
         NboardSession {
             game: Game::default(),
-            level: opts.level,
-            level_chosen: opts.level_chosen,
+            depth: opts.depth,
             contempt: 0,
             risk: opts.risk,
             thinker,
@@ -74,18 +70,13 @@ impl NboardSession {
         } else {
             None
         };
-        let by_clock = time.is_some() && !self.level_chosen;
         ThinkRequest {
             position,
-            depth: match time.filter(|_| by_clock) {
-                Some(t) => super::clock_level(t),
-                None => self.level,
-            },
+            depth: self.depth,
             time,
             moves,
             draw_value,
             risk: self.risk,
-            by_clock,
         }
     }
 
@@ -139,7 +130,7 @@ impl NboardSession {
     /// Learns `game`; false when stopped before the end (nothing wrong is stored; learning it
     /// again goes on where it stopped).
     fn learn_game(&mut self, game: &Game, stop: &AtomicBool, out: &mut Output) -> bool {
-        match self.book.learn(game, self.thinker.as_mut(), self.level, stop) {
+        match self.book.learn(game, self.thinker.as_mut(), self.depth, stop) {
             Ok(l) if !l.finished => false,
             Ok(l) => {
                 log::info!("learned {} new book positions", l.added);
@@ -165,12 +156,11 @@ impl NboardSession {
             } else {
                 let req = ThinkRequest {
                     position,
-                    depth: self.level,
+                    depth: self.depth,
                     time: None,
                     moves: 1,
                     draw_value: 0.0,
                     risk: self.risk,
-                    by_clock: false,
                 };
                 match think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}) {
                     Some(r) => r.score,
@@ -208,10 +198,7 @@ impl Session for NboardSession {
         };
         match cmd {
             Command::Nboard(_) => out.line(&Reply::MyName(NAME.into()).to_string()),
-            Command::SetDepth(d) => {
-                self.level = d.clamp(1, 60);
-                self.level_chosen = true;
-            }
+            Command::SetDepth(d) => self.depth = d.clamp(1, 60),
             Command::SetContempt(c) => self.contempt = c,
             Command::SetRisk(c) => self.risk = c,
             Command::SetGame(g) => self.game = g.game,

@@ -210,14 +210,7 @@ impl Think for SearchThinker {
         let start = Instant::now();
         let level = self.levels.get(req.depth);
         let b = req.position.board;
-        // When the clock decides, the level gives the solves and the selectivity and the
-        // midgame deepens until the time rule stops it.
-        let depth = if req.by_clock && req.time.is_some() {
-            60
-        } else {
-            level.depth_at(b.empty_count()).max(1)
-        };
-        let sreq = self.request(b, level, depth, req.time);
+        let sreq = self.request(b, level, level.depth_at(b.empty_count()).max(1), req.time);
         // The style's lines carry the chances; within the solve depths the ordinary search
         // answers (σ = 0 there) and its lines get the chances of its result.
         let mpc = req.risk.map(|_| self.searcher.mpc.clone());
@@ -280,7 +273,6 @@ mod tests {
             moves: 1,
             draw_value: 0.0,
             risk: None,
-            by_clock: false,
         };
         let mut lines = Vec::new();
         let r = t.think(&req, &stop, &mut |i| lines.push(i));

@@ -138,9 +138,6 @@ pub struct Terminal<'a> {
     thinker: &'a mut dyn Think,
     game: Game,
     level: u32,
-    /// Whether `--level` or the `level` command chose the level; if not, the `time` clock
-    /// decides how deep to search.
-    level_chosen: bool,
     engine: Color,
     engine_clock: Option<Duration>,
     book: EngineBook,
@@ -155,18 +152,12 @@ impl<'a> Terminal<'a> {
             thinker,
             game: Game::new(Position::start()),
             level,
-            level_chosen: true,
             engine: Color::White,
             engine_clock: None,
             book: EngineBook::default(),
             style: Style::default(),
             risk: None,
         }
-    }
-
-    /// Whether the level was chosen (false: a `time` clock decides how deep to search).
-    pub fn with_level_chosen(self, level_chosen: bool) -> Terminal<'a> {
-        Terminal { level_chosen, ..self }
     }
 
     /// Thinks in the risk-aware style at this confidence (`--risk`).
@@ -303,21 +294,15 @@ impl<'a> Terminal<'a> {
                 }
                 continue;
             }
-            let time = self
-                .engine_clock
-                .map(|c| move_budget(c.as_secs_f64(), None, pos.board.empty_count()));
-            let by_clock = time.is_some() && !self.level_chosen;
             let req = ThinkRequest {
                 position: pos,
-                depth: match time.filter(|_| by_clock) {
-                    Some(t) => super::clock_level(t),
-                    None => self.level,
-                },
-                time,
+                depth: self.level,
+                time: self
+                    .engine_clock
+                    .map(|c| move_budget(c.as_secs_f64(), None, pos.board.empty_count())),
                 moves: 1,
                 draw_value: 0.0,
                 risk: self.risk,
-                by_clock,
             };
             let t0 = Instant::now();
             let mut progress = Progress {
@@ -368,7 +353,6 @@ impl<'a> Terminal<'a> {
             moves,
             draw_value: 0.0,
             risk: self.risk,
-            by_clock: false,
         };
         let mut last = Vec::new();
         let mut progress = Progress {
@@ -487,7 +471,6 @@ impl<'a> Terminal<'a> {
             ("level", Some(n)) => match n.parse::<u32>() {
                 Ok(l) if l <= 60 => {
                     self.level = l;
-                    self.level_chosen = true;
                     writeln!(out, "level {l}")?;
                 }
                 _ => writeln!(out, "level must be a number from 0 to 60")?,

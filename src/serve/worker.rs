@@ -140,7 +140,6 @@ fn run(thinker: &mut dyn Think, book: &EngineBook, job: &Job) {
         draw_value: 0.0,
         // The browser board plays and analyses with the ordinary search.
         risk: None,
-        by_clock: false,
     };
     let r = think_position(thinker, &req, &job.stop, &mut |i| send(Event::Line(i)));
     send(Event::Done(r.map(|r| Decision {
