@@ -1,8 +1,8 @@
 //! perft: counts the leaves of the game tree to a fixed depth, the move generator's check.
 
+use crate::base::Kernel;
 use crate::board::Board;
 use crate::board::bits::{self, Squares};
-use crate::search::kernel::Kernel;
 
 /// How a forced pass is counted.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]

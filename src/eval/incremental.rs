@@ -12,8 +12,8 @@ use crate::board::Board;
 use crate::board::bits::Squares;
 use std::sync::LazyLock;
 
-/// Index lanes: the folded instances, padded to a multiple of the vector width.
-pub const LANES: usize = 64;
+/// Index lanes: defined with the ordering trait, whose signature carries them.
+pub use crate::base::LANES;
 
 /// Every instance's index from both sides' views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,11 +10,11 @@ pub mod incremental;
 pub mod patterns;
 pub mod weights;
 
+use crate::base::Kernel;
+use crate::base::OrderingEval;
 use crate::board::Board;
 use crate::board::bits;
 use crate::board::symmetry;
-use crate::search::endgame::OrderingEval;
-use crate::search::kernel::Kernel;
 use incremental::LANES;
 use patterns::{INSTANCES, PATTERN_WEIGHTS};
 pub use weights::EvalError;

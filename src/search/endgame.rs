@@ -8,32 +8,16 @@
 
 use super::busy::BusyTable;
 use super::endcut::EndCut;
-use super::kernel::Kernel;
 use super::mpc;
 use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
+use crate::base::{Kernel, OrderingEval};
 use crate::board::bits::{self, Squares};
 use crate::board::stability::stable_discs;
 use crate::board::{Board, Square};
-use crate::eval::incremental::LANES;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-
-/// Scores the position for the side to move (higher is better); used to order moves
-/// far from the end. The midgame evaluation implements it.
-pub trait OrderingEval: Sync {
-    fn evaluate(&self, b: &Board) -> i32;
-    /// The same when the caller already has the side to move's legal moves.
-    fn evaluate_with_moves(&self, b: &Board, _moves: u64) -> i32 {
-        self.evaluate(b)
-    }
-    /// The same when the caller also keeps the position's incremental pattern indices (the
-    /// side to move's view, `Features::me`).
-    fn evaluate_features(&self, b: &Board, _me: &[u16; LANES], moves: u64) -> i32 {
-        self.evaluate_with_moves(b, moves)
-    }
-}
 
 /// Exact score or only win/loss/draw.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -185,7 +169,7 @@ const ORDER_DEPTH_FAR: u32 = 4;
 const ORDER_FAR_FROM: u32 = 33;
 
 /// Instantiates the solver's recursive functions, each carrying the given attributes
-/// (`#[target_feature]` for the fast copy). See `search::kernel`.
+/// (`#[target_feature]` for the fast copy). See `base::kernel`.
 /// `$moves4` gives the legal moves of four positions at once.
 macro_rules! endgame_impl {
     ($moves4:path; $(#[$attr:meta])*) => {
@@ -715,7 +699,7 @@ mod x86v3 {
         // SAFETY: this copy runs only where `Kernel::detect` found AVX2.
         unsafe { crate::board::bits::moves_x4_avx2(p, o) }
     }
-    // No AVX2 on the whole copy on purpose (see `search::kernel`); only the batched move
+    // No AVX2 on the whole copy on purpose (see `base::kernel`); only the batched move
     // generation of `moves_x4` uses it.
     endgame_impl!(moves_x4; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]);
 }

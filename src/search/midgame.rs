@@ -2,13 +2,15 @@
 //! MTD(f) at the root, a transposition table, eval-based move ordering, and a hand-off to the
 //! exact endgame solver when the remaining empties are within the requested solve depth.
 
-use super::endgame::{EXACT, OrderingEval, SolveMode, SolveParams, Solver};
-use super::kernel::Kernel;
+use super::endgame::{EXACT, SolveMode, SolveParams, Solver};
 use super::mpc::{MpcTable, TO_END};
-use super::request::{DepthKind, Driver, PROBABLE_PERCENTS, Pruning, SearchInfo, SearchRequest, SearchResult};
+use super::request::{Driver, PROBABLE_PERCENTS, Pruning, SearchInfo, SearchRequest, SearchResult};
 use super::split::{Pool, SplitPoint};
 use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
+use crate::base::DepthKind;
+use crate::base::Kernel;
+use crate::base::OrderingEval;
 use crate::board::bits::{self, Squares};
 use crate::board::{Board, Square};
 use crate::eval::incremental::{Deltas, Features, LANES};
@@ -68,7 +70,7 @@ pub struct Searcher {
     window: (i32, i32),
 }
 
-/// Which compiled copy of the recursive functions a `Run` uses (see `search::kernel`).
+/// Which compiled copy of the recursive functions a `Run` uses (see `base::kernel`).
 struct Portable;
 #[cfg(target_arch = "x86_64")]
 struct X86V3;
@@ -443,7 +445,7 @@ impl<'a, K> Run<'a, K> {
 }
 
 /// Instantiates the recursive search functions for one compiled copy (kernel `$k`), each
-/// carrying the given attributes (`#[target_feature]` for the fast copy). See `search::kernel`.
+/// carrying the given attributes (`#[target_feature]` for the fast copy). See `base::kernel`.
 macro_rules! midgame_impl {
     ($k:ty; $(#[$attr:meta])*) => {
         impl<'a> Run<'a, $k> {
