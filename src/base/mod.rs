@@ -7,5 +7,5 @@ pub mod kernel;
 pub mod ordering;
 
 pub use depth::{DepthKind, SearchDepth};
-pub use kernel::Kernel;
+pub use kernel::{Isa, Kernel};
 pub use ordering::{LANES, OrderingEval};

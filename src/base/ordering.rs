@@ -17,7 +17,11 @@ pub trait OrderingEval: Sync {
     }
     /// The same when the caller also keeps the position's incremental pattern indices (the
     /// side to move's view, `Features::me`).
-    fn evaluate_features(&self, b: &Board, _me: &[u16; LANES], moves: u64) -> i32 {
+    ///
+    /// # Safety
+    /// `me` must be `b`'s indices as `eval::incremental::Features` computes them: an
+    /// implementation may read tables at those indices unchecked.
+    unsafe fn evaluate_features(&self, b: &Board, _me: &[u16; LANES], moves: u64) -> i32 {
         self.evaluate_with_moves(b, moves)
     }
 }

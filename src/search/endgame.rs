@@ -11,7 +11,7 @@ use super::endcut::EndCut;
 use super::mpc;
 use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
-use crate::base::{Kernel, OrderingEval};
+use crate::base::{Isa, Kernel, OrderingEval};
 use crate::board::bits::{self, Squares};
 use crate::board::stability::stable_discs;
 use crate::board::{Board, Square};
@@ -708,7 +708,7 @@ mod x86v3 {
 pub struct Solver {
     /// Shared with the other threads of a parallel search.
     pub tt: Arc<TranspositionTable>,
-    pub kernel: Kernel,
+    pub(crate) kernel: Kernel,
     pub config: SolverConfig,
     /// Threads of one solve (1: no helpers).
     pub threads: usize,
@@ -783,10 +783,10 @@ impl Solver {
             cut_t: 0.0,
         };
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
-        let score = match self.kernel {
-            Kernel::Portable => unsafe { portable::null_window(&mut ctx, *b, alpha) },
+        let score = match self.kernel.isa() {
+            Isa::Portable => unsafe { portable::null_window(&mut ctx, *b, alpha) },
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86V3 => unsafe { x86v3::null_window(&mut ctx, *b, alpha) },
+            Isa::X86V3 => unsafe { x86v3::null_window(&mut ctx, *b, alpha) },
         };
         SolveResult {
             score,
@@ -872,20 +872,20 @@ impl Solver {
     /// The `depth`-ply evaluation search the selective passes' ProbCut checks with.
     pub fn eval_search(&self, b: &Board, eval: &dyn OrderingEval, depth: u32) -> i32 {
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
-        match self.kernel {
-            Kernel::Portable => unsafe { portable::eval_search(eval, *b, depth) },
+        match self.kernel.isa() {
+            Isa::Portable => unsafe { portable::eval_search(eval, *b, depth) },
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86V3 => unsafe { x86v3::eval_search(eval, *b, depth) },
+            Isa::X86V3 => unsafe { x86v3::eval_search(eval, *b, depth) },
         }
     }
 
     /// One pass of the root search at the selectivity set in `ctx`.
     fn root_pass(&self, ctx: &mut Ctx, b: &Board, alpha: i32, beta: i32, guess: i32, pv: &mut Vec<Square>) -> i32 {
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
-        match self.kernel {
-            Kernel::Portable => unsafe { portable::root(ctx, *b, alpha, beta, guess, pv) },
+        match self.kernel.isa() {
+            Isa::Portable => unsafe { portable::root(ctx, *b, alpha, beta, guess, pv) },
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86V3 => unsafe { x86v3::root(ctx, *b, alpha, beta, guess, pv) },
+            Isa::X86V3 => unsafe { x86v3::root(ctx, *b, alpha, beta, guess, pv) },
         }
     }
 }
@@ -927,7 +927,7 @@ mod tests {
         for game in 0..200 {
             let b = crate::board::random_game(&mut seed, 9 + game % 3);
             let exact = minimax(b);
-            for kernel in [Kernel::Portable, Kernel::detect()] {
+            for kernel in [Kernel::PORTABLE, Kernel::detect()] {
                 solver.kernel = kernel;
                 solver.tt.clear();
                 let r = solver.solve(&b, SolveMode::Exact, None, &stop);

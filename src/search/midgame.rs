@@ -8,9 +8,7 @@ use super::request::{Driver, PROBABLE_PERCENTS, Pruning, SearchInfo, SearchReque
 use super::split::{Pool, SplitPoint};
 use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
-use crate::base::DepthKind;
-use crate::base::Kernel;
-use crate::base::OrderingEval;
+use crate::base::{DepthKind, Isa, Kernel, OrderingEval};
 use crate::board::bits::{self, Squares};
 use crate::board::{Board, Square};
 use crate::eval::incremental::{Deltas, Features, LANES};
@@ -270,21 +268,21 @@ fn main_thread(
     report: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult {
     let req = args.req;
-    match kernel {
-        Kernel::Portable => Run::<Portable>::new(args, solver, pool).think(&req.board, req, report),
+    match kernel.isa() {
+        Isa::Portable => Run::<Portable>::new(args, solver, pool).think(&req.board, req, report),
         // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
         #[cfg(target_arch = "x86_64")]
-        Kernel::X86V3 => unsafe { Run::<X86V3>::new(args, solver, pool).think(&req.board, req, report) },
+        Isa::X86V3 => unsafe { Run::<X86V3>::new(args, solver, pool).think(&req.board, req, report) },
     }
 }
 
 /// A helper has no node budget of its own: the main thread's count decides.
 fn helper_thread(kernel: Kernel, args: RunArgs<'_>, solver: &mut Solver, pool: &Pool) {
-    match kernel {
-        Kernel::Portable => Run::<Portable>::new(args, solver, Some(pool)).without_node_limit().help(),
+    match kernel.isa() {
+        Isa::Portable => Run::<Portable>::new(args, solver, Some(pool)).without_node_limit().help(),
         // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
         #[cfg(target_arch = "x86_64")]
-        Kernel::X86V3 => unsafe { Run::<X86V3>::new(args, solver, Some(pool)).without_node_limit().help() },
+        Isa::X86V3 => unsafe { Run::<X86V3>::new(args, solver, Some(pool)).without_node_limit().help() },
     }
 }
 
@@ -363,7 +361,9 @@ impl<'a, K> Run<'a, K> {
     /// The evaluation of a leaf whose pattern indices and legal moves are known.
     #[inline]
     fn evaluate_leaf(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
-        self.eval.evaluate_features(b, me, moves).clamp(-64, 64)
+        // SAFETY: every caller passes `b`'s indices, kept by the search from `Features::new`
+        // at the root through `Features::play`/`play_me` with each move's real flips and `pass`.
+        unsafe { self.eval.evaluate_features(b, me, moves) }.clamp(-64, 64)
     }
 
     /// The pattern indices of `child`, reached from `b` by a move on `sq`.
@@ -507,7 +507,7 @@ macro_rules! midgame_impl {
                             let (lo, hi) = ((alpha - ORDER_WINDOW).max(-INF), (alpha + ORDER_WINDOW).min(INF));
                             -self.pvs(&child, &cf, -hi, -lo, (depth - 5) / 4, &mut Vec::new())
                         } else {
-                            -self.evaluate_leaf(&child, &cf.me, replies)
+                            -self.evaluate_leaf(&child, cf.me(), replies)
                         };
                         value * 64 - replies.count_ones() as i32
                     } else {
@@ -533,7 +533,7 @@ macro_rules! midgame_impl {
                     return -self.nws(&b.pass(), &f.pass(), -alpha - 1, depth);
                 }
                 if depth == 0 {
-                    return self.evaluate_leaf(b, &f.me, moves);
+                    return self.evaluate_leaf(b, f.me(), moves);
                 }
                 if self.solves_exactly(b, depth) {
                     return self.solve_nws(b, alpha);
@@ -694,7 +694,7 @@ macro_rules! midgame_impl {
                     return s;
                 }
                 if depth == 0 {
-                    return self.evaluate_leaf(b, &f.me, moves);
+                    return self.evaluate_leaf(b, f.me(), moves);
                 }
                 if self.solves_exactly(b, depth) {
                     // Exact from here: the solver's PV search gives value and line together.
