@@ -819,6 +819,15 @@ impl Solver {
         })
     }
 
+    /// `solve_with` on this thread alone, whatever `threads` says: for solves inside a
+    /// searched tree, where starting threads and a busy table for every PV node that reaches
+    /// the solve depth cost more than the small solve gains (the midgame's helper threads are
+    /// already busy with the tree's split points).
+    pub fn solve_alone(&mut self, b: &Board, params: &SolveParams, stop: &AtomicBool) -> SolveResult {
+        self.tt.new_search();
+        self.root_search(b, params, stop, None)
+    }
+
     /// One thread's search of the root.
     fn root_search(&self, b: &Board, params: &SolveParams, stop: &AtomicBool, busy: Option<&BusyTable>) -> SolveResult {
         let (alpha, beta) = match params.mode {

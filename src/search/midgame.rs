@@ -703,7 +703,7 @@ macro_rules! midgame_impl {
                 }
                 if self.solves_exactly(b, depth) {
                     // Exact from here: the solver's PV search gives value and line together.
-                    let r = self.solver.solve_with(
+                    let r = self.solver.solve_alone(
                         b,
                         &SolveParams {
                             mode: SolveMode::Exact,
