@@ -1,5 +1,6 @@
 //! oxello: an Othello engine. The library holds everything; `main.rs` is the command line.
 
+pub mod base;
 pub mod board;
 pub mod book;
 pub mod corpus;

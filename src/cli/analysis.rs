@@ -2,10 +2,11 @@
 
 use super::{Globals, Outcome, load};
 use clap::Subcommand;
+use oxello::base::Kernel;
+use oxello::base::OrderingEval;
 use oxello::board::notation::render;
 use oxello::perft::{self, PassPolicy};
-use oxello::search::endgame::{OrderingEval, SolveMode};
-use oxello::search::kernel::Kernel;
+use oxello::search::endgame::SolveMode;
 use oxello::search::midgame::Searcher;
 use oxello::search::request::{Driver, Pruning};
 use oxello::tools::analyze::{self, AnalyzeDepth};

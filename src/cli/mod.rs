@@ -24,7 +24,7 @@ pub mod play;
 pub mod training;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use oxello::search::endgame::OrderingEval;
+use oxello::base::OrderingEval;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -3,13 +3,13 @@
 
 use super::{Globals, Outcome, load};
 use clap::Subcommand;
+use oxello::base::OrderingEval;
 use oxello::board::notation::{parse_transcript, play_transcript};
 use oxello::board::{Position, Square};
 use oxello::corpus::LabelPolicy;
 use oxello::eval::Evaluator;
 use oxello::eval::bootstrap::BootstrapEval;
 use oxello::eval::dataset::{self, Record};
-use oxello::search::endgame::OrderingEval;
 use oxello::search::request::Pruning;
 use oxello::tools::selfplay::{self, SelfplayOptions};
 use oxello::tools::{evalmae, fitendcut, fitmpc, matchplay, probcut_report, train};

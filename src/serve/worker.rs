@@ -2,10 +2,10 @@
 //! stops the running search and any job still queued, so at most one search runs and a page
 //! that moved on never waits for thinking it no longer wants.
 
+use crate::base::SearchDepth;
 use crate::board::{Position, Square};
 use crate::engine::book::EngineBook;
 use crate::engine::{Think, ThinkInfo, ThinkRequest, think_position};
-use crate::protocol::SearchDepth;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use parking_lot::Mutex;
 use std::sync::Arc;

@@ -5,10 +5,11 @@
 //! with the static evaluation and with a fixed-depth search. The references can be saved as
 //! records, so later runs (other weights) measure the same set without computing them again.
 
+use crate::base::OrderingEval;
 use crate::board::notation::format_position;
 use crate::board::{Color, Position};
 use crate::eval::dataset::{Label, Record};
-use crate::search::endgame::{OrderingEval, Solver};
+use crate::search::endgame::Solver;
 use crate::search::midgame::Searcher;
 use crate::search::request::{Pruning, SearchRequest};
 use std::sync::atomic::AtomicBool;
