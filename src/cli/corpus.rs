@@ -3,6 +3,7 @@
 
 use super::{Globals, Outcome, load};
 use clap::Subcommand;
+use oxello::base::OrderingEval;
 use oxello::board::{Position, Square};
 use oxello::corpus::format::ShardHeader;
 use oxello::corpus::generate::{self, GenerateOptions, Starts};
@@ -11,7 +12,6 @@ use oxello::corpus::store::{self, Corpus};
 use oxello::corpus::{LabelPolicy, StartKind};
 use oxello::eval::Evaluator;
 use oxello::eval::weights::fnv1a;
-use oxello::search::endgame::OrderingEval;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;

@@ -14,7 +14,7 @@
 use super::format::{CorpusError, Shard, ShardHeader};
 use super::game::{GameRecord, Start, StartKind};
 use super::play::{PlayOptions, Players, Rng, play_game};
-use crate::search::endgame::OrderingEval;
+use crate::base::OrderingEval;
 use parking_lot::Mutex;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};

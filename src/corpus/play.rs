@@ -6,9 +6,10 @@
 //! can be solved (siblings).
 
 use super::game::{DeepLabel, GameRecord, Sibling, Start, black_view};
+use crate::base::OrderingEval;
 use crate::board::Position;
 use crate::board::Square;
-use crate::search::endgame::{OrderingEval, Solver};
+use crate::search::endgame::Solver;
 use crate::search::midgame::Searcher;
 use crate::search::request::{Pruning, SearchRequest};
 use std::ops::RangeInclusive;
