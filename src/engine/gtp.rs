@@ -1,7 +1,8 @@
 //! The GTP session: game state and the handling of each command (PROTOCOLS.md §4).
 
 use super::clock::{GtpClock, Left, Settings};
-use super::{EngineOptions, Flow, Session, Think, ThinkRequest, think_position};
+use super::ponder::Ponder;
+use super::{Budget, EngineOptions, Flow, Session, Think, ThinkRequest, UserClock, fixed_budget, think_position};
 use crate::board::notation::render;
 use crate::board::{Color, Square};
 use crate::game::{Game, Ply};
@@ -20,6 +21,12 @@ pub fn interrupts(item: &Item) -> bool {
 pub struct GtpSession {
     game: Game,
     depth: u32,
+    /// `--level` or `set_level` chose the depth: under a clock it caps the search. Otherwise
+    /// the clock decides (when there is one).
+    level_explicit: bool,
+    /// `--move-time`: seconds a move, when the controller gives no clock.
+    move_time: Option<f64>,
+    ponder: Ponder,
     /// Our own count of each colour's clock, corrected by every `time_left`.
     time: GtpClock,
     /// Ply count before each `play`/`genmove`, so `undo` also takes back an implicit pass.
@@ -34,10 +41,25 @@ type Answer = Result<String, String>;
 
 impl GtpSession {
     pub fn new(thinker: Box<dyn Think>, opts: EngineOptions) -> GtpSession {
+        let (time, move_time) = match opts.clock {
+            UserClock::None => (GtpClock::default(), None),
+            UserClock::MoveTime(s) => (GtpClock::default(), Some(s)),
+            UserClock::GameTime(s) => (
+                GtpClock::new(Settings {
+                    main: s,
+                    byo_time: 0.0,
+                    byo_stones: 0,
+                }),
+                None,
+            ),
+        };
         GtpSession {
             game: Game::default(),
             depth: opts.depth,
-            time: GtpClock::default(),
+            level_explicit: opts.level_explicit,
+            move_time,
+            ponder: Ponder::new(opts.ponder),
+            time,
             history: Vec::new(),
             thinker,
             book: opts.book,
@@ -91,16 +113,19 @@ impl GtpSession {
         } else if let Some(choice) = self.book.choose(&position) {
             choice.mv
         } else {
-            let time = self.time.budget(position.to_move, position.board.empty_count());
-            let req = ThinkRequest {
-                position,
-                depth: self.depth,
-                time,
-                moves: 1,
-                draw_value: 0.0,
-                risk: self.risk,
-            };
-            think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}).map_or(Square::Pass, |r| r.best)
+            self.ponder.check(&position);
+            let req = self.request(position, position.board.empty_count());
+            match think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}) {
+                Some(r) => {
+                    if commit && let Some(after) = r.best.index().and_then(|sq| position.play(sq)) {
+                        // What the next move would get, for the ponder's level and solves.
+                        let next = self.request(after, position.board.empty_count().saturating_sub(2));
+                        self.ponder.start(after, r.best, &r.pv, next);
+                    }
+                    r.best
+                }
+                None => Square::Pass,
+            }
         };
         let used = t0.elapsed().as_secs_f64();
         if commit {
@@ -118,6 +143,27 @@ impl GtpSession {
             self.undo_to(before);
         }
         Ok(format_vertex(mv))
+    }
+
+    /// The search for a move at `position`, budgeted as at `empties` empties: the controller's
+    /// clock (or `--game-time`'s), else `--move-time`; the level caps it when one was chosen.
+    fn request(&self, position: crate::board::Position, empties: u32) -> ThinkRequest {
+        let clock = self.time.budget(position.to_move, empties);
+        let time: Option<Budget> = match (clock, self.move_time) {
+            (Some(c), _) => Some(c),
+            (None, Some(s)) => Some(fixed_budget(s)),
+            (None, None) => None,
+        };
+        ThinkRequest {
+            position,
+            depth: self.depth,
+            time,
+            moves: 1,
+            draw_value: 0.0,
+            risk: self.risk,
+            by_clock: time.is_some() && !self.level_explicit,
+            until_stopped: false,
+        }
     }
 
     /// Black-minus-white, as `B+n`, `W+n` or `0`: with empties to the winner once the game
@@ -243,6 +289,11 @@ impl GtpSession {
             Command::ListGames | Command::RulesGameId => "Othello".into(),
             Command::SetLevel(n) => {
                 self.depth = n.clamp(1, 60);
+                self.level_explicit = true;
+                String::new()
+            }
+            Command::Ponder(on) => {
+                self.ponder.enabled = on;
                 String::new()
             }
             Command::Risk(c) => {
@@ -263,8 +314,40 @@ impl GtpSession {
     }
 }
 
+/// Commands after which a ponder is no longer about the game: anything but questions and the
+/// clock's reports (a `time_left` comes before every `genmove` of some controllers).
+fn changes_game(command: &Command) -> bool {
+    !matches!(
+        command,
+        Command::ProtocolVersion
+            | Command::Name
+            | Command::Version
+            | Command::KnownCommand(_)
+            | Command::ListCommands
+            | Command::ShowBoard
+            | Command::FinalScore
+            | Command::TimeLeft { .. }
+            | Command::Komi(_)
+            | Command::ListGames
+            | Command::RulesGameId
+            | Command::RulesBoardSize
+            | Command::RulesBoard
+            | Command::RulesLegalMoves
+            | Command::RulesSideToMove
+            | Command::RulesFinalResult
+    )
+}
+
 impl Session for GtpSession {
     type Item = Item;
+
+    fn has_background(&self) -> bool {
+        self.ponder.pending()
+    }
+
+    fn background(&mut self, stop: &AtomicBool, _out: &mut Output) {
+        self.ponder.run(self.thinker.as_mut(), stop);
+    }
 
     fn handle(&mut self, item: Item, stop: &AtomicBool, out: &mut Output) -> Flow {
         match item {
@@ -275,6 +358,9 @@ impl Session for GtpSession {
             }
             Ok(Some(Request { id, command })) => {
                 let quit = command == Command::Quit;
+                if changes_game(&command) {
+                    self.ponder.cancel();
+                }
                 let answer = self.answer(command, stop);
                 out.text(&format_response(id.as_deref(), answer.as_deref().map_err(String::as_str)));
                 if quit { Flow::Quit } else { Flow::Continue }

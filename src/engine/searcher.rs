@@ -1,7 +1,7 @@
 //! The protocols' `Think` on top of the real search: levels from `params/levels.txt`
 //! (midgame depth, exact/WLD solve empties, selectivity), the trained evaluation, MPC.
 
-use super::{Think, ThinkInfo, ThinkRequest, ThinkResult};
+use super::{Budget, Think, ThinkInfo, ThinkRequest, ThinkResult};
 use crate::board::Square;
 use crate::board::bits::Squares;
 use crate::protocol::SearchDepth;
@@ -43,6 +43,38 @@ fn risk_info(l: &RiskLine) -> ThinkInfo {
     }
 }
 
+/// Midgame selectivity when the clock decides (the levels that play NTest's depths 12-16 at
+/// equal time prune at 80 %; docs/measurements.md, fourteenth session).
+const CLOCK_SELECTIVITY: u32 = 80;
+
+/// The search when the clock decides: the midgame deepens until the time manager's target says
+/// stop (depth 60: no cap), and the solves start where one fits the time. An exact solve costs
+/// about 3x a ply more per empty square; these thresholds follow the level table (level 12
+/// solves exactly from 16 empties in a few hundredths of a second, level 16 from 20 in about
+/// half a second, level 20 WLD from 25 in a few seconds), a solve that still runs long is cut
+/// off by the hard limit and the midgame's move stands.
+pub fn clock_level(budget: Budget) -> Level {
+    let t = budget.target.as_secs_f64();
+    let (exact, wld) = match t {
+        t if t < 0.01 => (12, 14),
+        t if t < 0.03 => (14, 16),
+        t if t < 0.1 => (16, 18),
+        t if t < 0.3 => (18, 20),
+        t if t < 1.0 => (20, 22),
+        t if t < 3.0 => (21, 23),
+        t if t < 10.0 => (22, 24),
+        _ => (24, 26),
+    };
+    Level {
+        depth: 60,
+        exact_empties: exact,
+        wld_empties: wld,
+        selectivity: CLOCK_SELECTIVITY,
+        probable_empties: [wld; 3],
+        opening: None,
+    }
+}
+
 impl SearchThinker {
     pub fn new(hash_mb: usize, eval: Box<dyn OrderingEval + Send + Sync>, levels: Levels, threads: usize) -> SearchThinker {
         SearchThinker {
@@ -58,13 +90,14 @@ impl SearchThinker {
         self.searcher.mpc = mpc;
     }
 
-    fn request(&self, board: crate::board::Board, level: Level, depth: u32, time: Option<std::time::Duration>) -> SearchRequest {
+    fn request(&self, board: crate::board::Board, level: Level, depth: u32, time: Option<Budget>) -> SearchRequest {
         SearchRequest {
             board,
             limits: Limits {
                 depth: Some(depth),
                 nodes: None,
-                time,
+                time: time.map(|b| b.hard),
+                target: time.map(|b| b.target),
             },
             exact_empties: level.exact_empties,
             wld_empties: level.wld_empties,
@@ -208,9 +241,13 @@ impl SearchThinker {
 impl Think for SearchThinker {
     fn think(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
         let start = Instant::now();
-        let level = self.levels.get(req.depth);
+        let level = match req.time {
+            Some(budget) if req.by_clock => clock_level(budget),
+            _ => self.levels.get(req.depth),
+        };
         let b = req.position.board;
-        let sreq = self.request(b, level, level.depth_at(b.empty_count()).max(1), req.time);
+        let time = req.time.filter(|_| !req.until_stopped);
+        let sreq = self.request(b, level, level.depth_at(b.empty_count()).max(1), time);
         // The style's lines carry the chances; within the solve depths the ordinary search
         // answers (σ = 0 there) and its lines get the chances of its result.
         let mpc = req.risk.map(|_| self.searcher.mpc.clone());
@@ -273,6 +310,8 @@ mod tests {
             moves: 1,
             draw_value: 0.0,
             risk: None,
+            by_clock: false,
+            until_stopped: false,
         };
         let mut lines = Vec::new();
         let r = t.think(&req, &stop, &mut |i| lines.push(i));

@@ -970,6 +970,9 @@ macro_rules! midgame_impl {
                     {
                         break;
                     }
+                    if req.limits.target.is_some_and(|t| self.start.elapsed() > t.mul_f64(0.6)) {
+                        break;
+                    }
                 }
                 let mut best = last.unwrap_or_else(|| {
                     self.info(
