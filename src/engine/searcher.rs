@@ -48,23 +48,21 @@ fn risk_info(l: &RiskLine) -> ThinkInfo {
 const CLOCK_SELECTIVITY: u32 = 80;
 
 /// The search when the clock decides: the midgame deepens until the time manager's target says
-/// stop (depth 60: no cap), and the solves start where one fits the time. An exact solve costs
-/// about 3x a ply more per empty square; these thresholds follow the level table (level 12
-/// solves exactly from 16 empties in a few hundredths of a second, level 16 from 20 in about
-/// half a second, level 20 WLD from 25 in a few seconds), a solve that still runs long is cut
-/// off by the hard limit and the midgame's move stands.
+/// stop (depth 60: no cap), and the solves start where one is expected to take at most a third
+/// of the hard limit (itself at most a third of the time left). A solve is paid once: the moves
+/// after it come from its table at once, so it may take more than one move's target. Its cost is
+/// modelled as 0.03 s at 20 empties, 1.9x a square more (this machine: FFO #20-#39, 20-26
+/// empties, about 0.14 s each; #40-#49, 26-30, about 2 s); a WLD solve two empties more costs
+/// about as much. One that still runs long is cut off by the hard limit and the midgame's move
+/// stands.
 pub fn clock_level(budget: Budget) -> Level {
-    let t = budget.target.as_secs_f64();
-    let (exact, wld) = match t {
-        t if t < 0.01 => (12, 14),
-        t if t < 0.03 => (14, 16),
-        t if t < 0.1 => (16, 18),
-        t if t < 0.3 => (18, 20),
-        t if t < 1.0 => (20, 22),
-        t if t < 3.0 => (21, 23),
-        t if t < 10.0 => (22, 24),
-        _ => (24, 26),
-    };
+    let allowed = budget.hard.as_secs_f64() / 3.0;
+    let exact = (0..=14u32)
+        .map(|k| 14 + k)
+        .take_while(|&e| 0.03 * 1.9f64.powi(e as i32 - 20) <= allowed)
+        .last()
+        .unwrap_or(12);
+    let wld = exact + 2;
     Level {
         depth: 60,
         exact_empties: exact,

@@ -970,7 +970,7 @@ macro_rules! midgame_impl {
                     {
                         break;
                     }
-                    if req.limits.target.is_some_and(|t| self.start.elapsed() > t.mul_f64(0.6)) {
+                    if req.limits.target.is_some_and(|t| self.start.elapsed() > t.mul_f64(0.85)) {
                         break;
                     }
                 }
