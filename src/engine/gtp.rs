@@ -166,6 +166,28 @@ impl GtpSession {
         }
     }
 
+    /// `oxello-clock`: e.g. `black 9.950 s 0 stones; by clock: target 0.123 s, hard 0.370 s`.
+    fn clock_report(&self) -> String {
+        let position = self.game.position();
+        let colour = if position.to_move == Color::Black { "black" } else { "white" };
+        let left = self.time.left(position.to_move);
+        let req = self.request(position, position.board.empty_count());
+        let how = match req.time {
+            None => return format!("{colour} no clock; level {}", self.depth),
+            Some(_) if req.by_clock => "by clock".to_string(),
+            Some(_) => format!("level {} capped", self.depth),
+        };
+        let budget = req.time.map_or(String::new(), |b| {
+            format!(": target {:.3} s, hard {:.3} s", b.target.as_secs_f64(), b.hard.as_secs_f64())
+        });
+        let clock = if self.time.is_timed() {
+            format!("{:.3} s {} stones", left.seconds, left.stones)
+        } else {
+            "move time".to_string()
+        };
+        format!("{colour} {clock}; {how}{budget}")
+    }
+
     /// Black-minus-white, as `B+n`, `W+n` or `0`: with empties to the winner once the game
     /// is over, the plain disc difference before.
     fn final_score(&self) -> String {
@@ -296,6 +318,7 @@ impl GtpSession {
                 self.ponder.enabled = on;
                 String::new()
             }
+            Command::Clock => self.clock_report(),
             Command::Risk(c) => {
                 self.risk = c;
                 String::new()
@@ -335,6 +358,7 @@ fn changes_game(command: &Command) -> bool {
             | Command::RulesLegalMoves
             | Command::RulesSideToMove
             | Command::RulesFinalResult
+            | Command::Clock
     )
 }
 

@@ -31,6 +31,7 @@ pub const COMMANDS: &[&str] = &[
     "set_level",
     "oxello-risk",
     "oxello-ponder",
+    "oxello-clock",
     "kgs-time_settings",
     "gogui-rules_game_id",
     "gogui-rules_board_size",
@@ -78,6 +79,9 @@ pub enum Command {
     Risk(Option<u32>),
     /// `oxello-ponder on|off`: think on the opponent's time.
     Ponder(bool),
+    /// `oxello-clock`: how the next move of the side to move would be timed (the clock left,
+    /// and whether the clock or the level decides), for a controller's log or a test.
+    Clock,
     RulesGameId,
     RulesBoardSize,
     RulesBoard,
@@ -212,6 +216,7 @@ pub fn parse(line: &str) -> Result<Option<Request>, ParseError> {
         "set_game" => Command::SetGame(args.to_string()),
         "list_games" => Command::ListGames,
         "set_level" => Command::SetLevel(int(args)?),
+        "oxello-clock" => Command::Clock,
         "oxello-ponder" => match args.trim().to_ascii_lowercase().as_str() {
             "on" | "1" | "true" => Command::Ponder(true),
             "off" | "0" | "false" => Command::Ponder(false),
