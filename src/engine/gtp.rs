@@ -392,3 +392,165 @@ impl Session for GtpSession {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::engine::{ThinkInfo, ThinkResult};
+    use crate::protocol::SearchDepth;
+    use parking_lot::Mutex;
+    use std::sync::Arc;
+
+    /// Plays the first legal move and expects the opponent's first legal move in reply; records
+    /// every request. A ponder (`until_stopped`) takes `ponder_ms` and then completes.
+    struct Scripted {
+        seen: Arc<Mutex<Vec<ThinkRequest>>>,
+        ponder_ms: u64,
+    }
+
+    fn first(p: &Position) -> Option<Square> {
+        let m = p.board.moves();
+        (m != 0).then(|| Square::At(m.trailing_zeros() as u8))
+    }
+
+    impl Think for Scripted {
+        fn think(&mut self, req: &ThinkRequest, _: &AtomicBool, _: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
+            self.seen.lock().push(*req);
+            if req.until_stopped {
+                std::thread::sleep(std::time::Duration::from_millis(self.ponder_ms));
+            }
+            let best = first(&req.position).unwrap_or(Square::Pass);
+            let after = best.index().and_then(|sq| req.position.play(sq));
+            let pv = [Some(best), after.and_then(|a| first(&a))].into_iter().flatten().collect();
+            ThinkResult {
+                best,
+                score: 0.0,
+                depth: SearchDepth::Plies(1),
+                pv,
+                nodes: 1,
+                seconds: 0.0,
+            }
+        }
+    }
+
+    fn session(ponder: bool, ponder_ms: u64) -> (GtpSession, Arc<Mutex<Vec<ThinkRequest>>>) {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let thinker = Scripted {
+            seen: seen.clone(),
+            ponder_ms,
+        };
+        let opts = EngineOptions {
+            depth: 12,
+            book: super::super::book::EngineBook::default(),
+            risk: None,
+            level_explicit: false,
+            clock: UserClock::None,
+            ponder,
+        };
+        (GtpSession::new(Box::new(thinker), opts), seen)
+    }
+
+    fn send(s: &mut GtpSession, line: &str) -> String {
+        #[derive(Clone, Default)]
+        struct Sink(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Sink {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let sink = Sink::default();
+        let mut out = Output::new(Box::new(sink.clone()));
+        s.handle(crate::protocol::gtp::parse(line), &AtomicBool::new(false), &mut out);
+        let text = String::from_utf8_lossy(&sink.0.lock()).trim().to_string();
+        text
+    }
+
+    /// Plays `genmove b` and returns (our move, the reply the search expected).
+    fn our_move(s: &mut GtpSession) -> (String, Square) {
+        let mv = send(s, "genmove b");
+        let pos = s.game.position();
+        (mv, first(&pos).expect("white has a move"))
+    }
+
+    #[test]
+    fn ponder_hit_and_miss() {
+        let (mut s, seen) = session(true, 0);
+        send(&mut s, "time_settings 60 0 0");
+        let (_, reply) = our_move(&mut s);
+        // The ponder waits for the serve loop; it is about the position after the expected reply,
+        // searched as the next move would be (by the clock, no time limit).
+        assert!(s.has_background());
+        s.background(&AtomicBool::new(false), &mut Output::new(Box::new(std::io::sink())));
+        assert!(!s.has_background(), "a completed ponder is not run again");
+        let ponder = *seen.lock().last().expect("pondered");
+        let expected = s.game.position().play(reply.index().expect("a square")).expect("legal");
+        assert!(ponder.until_stopped && ponder.by_clock && ponder.time.is_some());
+        assert_eq!(ponder.position, expected);
+        // Hit: the opponent plays the expected reply.
+        send(&mut s, &format!("play w {reply}"));
+        assert!(!s.has_background(), "play ends the ponder");
+        send(&mut s, "genmove b");
+        assert_eq!((s.ponder.hits, s.ponder.misses), (1, 0));
+        let last = *seen.lock().last().expect("searched");
+        assert!(!last.until_stopped, "the move's own search is timed");
+        // Miss: another reply.
+        let pos = s.game.position();
+        let other = crate::board::bits::Squares(pos.board.moves())
+            .map(|sq| Square::At(sq as u8))
+            .find(|&m| Some(m) != first(&pos))
+            .expect("white has two moves");
+        send(&mut s, &format!("play w {other}"));
+        send(&mut s, "genmove b");
+        assert_eq!((s.ponder.hits, s.ponder.misses), (1, 1));
+    }
+
+    #[test]
+    fn ponder_is_off_by_default_and_switched_by_command() {
+        let (mut s, _) = session(false, 0);
+        send(&mut s, "genmove b");
+        assert!(!s.has_background());
+        assert_eq!(send(&mut s, "oxello-ponder on"), "=");
+        send(&mut s, "genmove w");
+        assert!(s.has_background());
+        // Questions and time_left keep it; anything else that changes the game ends it.
+        send(&mut s, "name");
+        send(&mut s, "time_left b 10 0");
+        assert!(s.has_background());
+        send(&mut s, "set_level 4");
+        assert!(!s.has_background());
+    }
+
+    #[test]
+    fn pondering_never_counts_against_our_clock() {
+        let (mut s, _) = session(true, 300);
+        send(&mut s, "time_settings 10 0 0");
+        send(&mut s, "genmove b");
+        let after_move = s.time.left(Color::Black).seconds;
+        // The opponent thinks; we ponder for 0.3 s.
+        s.background(&AtomicBool::new(false), &mut Output::new(Box::new(std::io::sink())));
+        let reply = first(&s.game.position()).expect("a reply");
+        send(&mut s, &format!("play w {reply}"));
+        send(&mut s, "genmove b");
+        let left = s.time.left(Color::Black).seconds;
+        assert!(after_move - left < 0.1, "{after_move} -> {left}");
+    }
+
+    #[test]
+    fn the_clock_decides_without_a_level() {
+        let (mut s, seen) = session(false, 0);
+        send(&mut s, "genmove b");
+        assert!(seen.lock()[0].time.is_none() && !seen.lock()[0].by_clock);
+        send(&mut s, "time_settings 60 0 0");
+        send(&mut s, "genmove w");
+        assert!(seen.lock()[1].time.is_some() && seen.lock()[1].by_clock);
+        send(&mut s, "set_level 10");
+        send(&mut s, "genmove b");
+        let capped = seen.lock()[2];
+        assert!(capped.time.is_some() && !capped.by_clock && capped.depth == 10);
+    }
+}
