@@ -43,6 +43,13 @@ fn weight(empties: u32) -> f64 {
     }
 }
 
+/// A move's target scaled to a whole game's clock at the same pace (what a level's seconds a
+/// game are compared with).
+pub fn game_equivalent(target: Duration, empties: u32) -> Duration {
+    let full: f64 = (2..=60).rev().step_by(2).map(weight).sum();
+    target.mul_f64(full / weight(empties))
+}
+
 /// The budget for the move at `empties` empties.
 pub fn budget(clock: &Clock, empties: u32) -> Budget {
     // Our own moves from here: every other empty square (passes are rare).

@@ -77,12 +77,18 @@ impl GtpClock {
         *self = GtpClock::new(self.settings);
     }
 
-    /// `time_left`: the controller's figure replaces our own count.
+    /// `time_left`: the controller's figure replaces our own count, unless it is our count cut
+    /// to whole seconds (GTP's time is an integer, and controllers truncate: taking `1` for our
+    /// 1.9 would throw away a tenth of a 2 s clock at every move, and did).
     pub fn set_left(&mut self, colour: Color, left: Left) {
-        self.left[index(colour)] = Left {
-            seconds: left.seconds.max(0.0),
-            ..left
-        };
+        let own = self.left[index(colour)];
+        let truncated = own.stones == left.stones && own.seconds >= left.seconds && own.seconds < left.seconds + 1.0;
+        if !truncated {
+            self.left[index(colour)] = Left {
+                seconds: left.seconds.max(0.0),
+                ..left
+            };
+        }
     }
 
     pub fn left(&self, colour: Color) -> Left {
@@ -193,6 +199,12 @@ mod tests {
         assert_eq!(c.left(Color::Black).seconds, 0.0, "never negative");
         c.restart();
         assert_eq!(c.left(Color::Black).seconds, 60.0);
+        // Our count cut to whole seconds: ours is kept.
+        c.charge(Color::Black, 0.3);
+        c.set_left(Color::Black, Left { seconds: 59.0, stones: 0 });
+        assert!((c.left(Color::Black).seconds - 59.7).abs() < 1e-9);
+        c.set_left(Color::Black, Left { seconds: 58.0, stones: 0 });
+        assert_eq!(c.left(Color::Black).seconds, 58.0);
     }
 
     #[test]

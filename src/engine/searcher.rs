@@ -43,33 +43,64 @@ fn risk_info(l: &RiskLine) -> ThinkInfo {
     }
 }
 
-/// Midgame selectivity when the clock decides (the levels that play NTest's depths 12-16 at
-/// equal time prune at 80 %; docs/measurements.md, fourteenth session).
-const CLOCK_SELECTIVITY: u32 = 80;
+/// Seconds a game and side of levels 10-20 on this machine class (docs/measurements.md: the
+/// level-time tables of the ninth to twelfth sessions, self-play, one thread), the ladder the
+/// clock climbs.
+const LEVEL_SECONDS: [(u32, f64); 11] = [
+    (10, 0.06),
+    (11, 0.09),
+    (12, 0.165),
+    (13, 0.19),
+    (14, 0.37),
+    (15, 0.51),
+    (16, 0.8),
+    (17, 1.1),
+    (18, 2.5),
+    (19, 4.6),
+    (20, 7.5),
+];
 
-/// The search when the clock decides: the midgame deepens until the time manager's target says
-/// stop (depth 60: no cap), and the solves start where one is expected to take at most a third
-/// of the hard limit (itself at most a third of the time left). A solve is paid once: the moves
-/// after it come from its table at once, so it may take more than one move's target. Its cost is
-/// modelled as 0.03 s at 20 empties, 1.9x a square more (this machine: FFO #20-#39, 20-26
-/// empties, about 0.14 s each; #40-#49, 26-30, about 2 s); a WLD solve two empties more costs
-/// about as much. One that still runs long is cut off by the hard limit and the midgame's move
-/// stands.
-pub fn clock_level(budget: Budget) -> Level {
+/// The share of a game's clock a level may need on average: games vary (a level's slowest game
+/// takes about 1.5x its mean) and the hard limits cut the slow moves short.
+const LEVEL_SHARE: f64 = 0.7;
+
+/// The search when the clock decides: the deepest level of the table whose seconds a game fit
+/// the clock at its present pace (the levels' depths, solves and pruning were tuned at equal
+/// time against NTest, and beat a search that only deepened by the clock: fourteenth session).
+/// Beyond level 20's needs, level 20's pruning and solves with the midgame depth left to the
+/// clock (depth 60: iterations stop at the time manager's target), and the exact and WLD solves
+/// from as many empties as a third of the hard limit pays for (modelled as 0.03 s at 20 empties,
+/// 1.9x a square more: FFO #20-#39, 20-26 empties, about 0.14 s each on this machine). Below
+/// level 10's needs, the lower levels (about twice as fast a level).
+pub fn clock_level(budget: Budget, empties: u32, levels: &Levels) -> Level {
+    let game = crate::time::game_equivalent(budget.target, empties).as_secs_f64() * LEVEL_SHARE;
+    let (top, top_seconds) = LEVEL_SECONDS[LEVEL_SECONDS.len() - 1];
+    if game < top_seconds * 2.0 {
+        let level = match LEVEL_SECONDS.iter().rev().find(|&&(_, s)| s <= game) {
+            Some(&(l, _)) => l,
+            // Levels 1-9: each about 1.6x the one below.
+            None => (1..10u32)
+                .rev()
+                .find(|&l| LEVEL_SECONDS[0].1 / 1.6f64.powi(10 - l as i32) <= game)
+                .unwrap_or(1),
+        };
+        return levels.get(level);
+    }
     let allowed = budget.hard.as_secs_f64() / 3.0;
     let exact = (0..=14u32)
         .map(|k| 14 + k)
         .take_while(|&e| 0.03 * 1.9f64.powi(e as i32 - 20) <= allowed)
         .last()
         .unwrap_or(12);
-    let wld = exact + 2;
+    let base = levels.get(top);
+    let wld = base.wld_empties.max(exact + 2);
     Level {
         depth: 60,
-        exact_empties: exact,
+        exact_empties: base.exact_empties.max(exact),
         wld_empties: wld,
-        selectivity: CLOCK_SELECTIVITY,
-        probable_empties: [wld; 3],
+        probable_empties: base.probable_empties.map(|p| p.max(wld)),
         opening: None,
+        ..base
     }
 }
 
@@ -240,7 +271,7 @@ impl Think for SearchThinker {
     fn think(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
         let start = Instant::now();
         let level = match req.time {
-            Some(budget) if req.by_clock => clock_level(budget),
+            Some(budget) if req.by_clock => clock_level(budget, req.position.board.empty_count(), &self.levels),
             _ => self.levels.get(req.depth),
         };
         let b = req.position.board;
