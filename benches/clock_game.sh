@@ -9,7 +9,8 @@
 # per side, the total used against the clock and the longest move.
 # Usage: benches/clock_game.sh [SECONDS] [LEVEL] [OPENING] [PROTOCOL]
 #   e.g. benches/clock_game.sh 300 30 f5d6c3d3c4 nboard   (defaults: 300 24 f5d6c3d3c4 gtp)
-# The level should be deep enough that the clock, not the depth, limits the search.
+# LEVEL `clock` gives no level: the clock decides the depth (the default under a clock). A level
+# given caps the search; it should be deep enough that the clock, not the depth, limits it.
 set -euo pipefail
 secs=${1:-300}
 level=${2:-24}
@@ -23,7 +24,9 @@ case "$protocol" in
     *) echo "protocol must be gtp or nboard, not '$protocol'" >&2; exit 2 ;;
 esac
 
-coproc ENG { "$bin" "$protocol" --level "$level" "${extra[@]}" 2>/dev/null; }
+level_args=(--level "$level")
+[ "$level" = clock ] && level_args=()
+coproc ENG { "$bin" "$protocol" "${level_args[@]}" "${extra[@]}" 2>/dev/null; }
 
 # GTP: sends one command and prints the reply's first line (GTP replies end with a blank line).
 ask() {

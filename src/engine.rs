@@ -9,6 +9,7 @@ pub mod book;
 pub mod clock;
 pub mod gtp;
 pub mod nboard;
+pub mod ponder;
 pub mod searcher;
 pub mod terminal;
 
@@ -22,6 +23,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+pub use crate::time::Budget;
+
 /// What to think about.
 #[derive(Clone, Copy, Debug)]
 pub struct ThinkRequest {
@@ -31,8 +34,14 @@ pub struct ThinkRequest {
     /// Maximum midgame depth (NBoard `set depth`, GTP `set_level`); the endgame depth is the
     /// searcher's choice.
     pub depth: u32,
-    /// Time for this decision; None = limited by depth only.
-    pub time: Option<Duration>,
+    /// Time for this decision: aim for `target`, never past `hard`; None = limited by depth only.
+    pub time: Option<Budget>,
+    /// The clock decides how deep to search: no level was chosen (`--level`, GTP `set_level`,
+    /// NBoard `set depth`), so `depth` is ignored and the searcher deepens while `time` allows.
+    pub by_clock: bool,
+    /// A ponder: search as the move under `time` would (same level and solve depths), but with
+    /// no time limit, until the stop flag is raised or the search is complete.
+    pub until_stopped: bool,
     /// How many root moves need a reported value: 1 for a move choice, N for `hint N`.
     pub moves: usize,
     /// Value of a draw in discs from the side to move's point of view (NBoard contempt).
@@ -90,7 +99,7 @@ pub fn think_position(
     let t0 = std::time::Instant::now();
     let r = think_or_pass(thinker, req, stop, report);
     // What benches/timed_games.sh counts: a budget is a hard limit, any excess is a defect.
-    if let Some(budget) = req.time
+    if let Some(budget) = req.time.map(|b| b.hard)
         && t0.elapsed() > budget
     {
         log::warn!(
@@ -133,15 +142,28 @@ fn think_or_pass(
 }
 
 /// Time for one move from the time left (for the next `moves_to_go` moves, or the rest of
-/// the game): the TimeManager's hard limit (the search stops starting iterations well before
-/// it), at least 2 ms (a depth-1 search always completes).
-pub fn move_budget(seconds_left: f64, moves_to_go: Option<u32>, empties: u32) -> Duration {
+/// the game) and the increment each move gives back: the TimeManager's target and hard limit,
+/// the hard limit at least 2 ms (a depth-1 search always completes).
+pub fn move_budget(seconds_left: f64, increment: f64, moves_to_go: Option<u32>, empties: u32) -> Budget {
+    let secs = |s: f64| Duration::from_secs_f64(s.clamp(0.0, 1e9));
     let clock = crate::time::Clock {
-        remaining: Duration::from_secs_f64(seconds_left.clamp(0.0, 1e9)),
-        increment: Duration::ZERO,
+        remaining: secs(seconds_left),
+        increment: secs(increment),
         moves_to_go,
     };
-    crate::time::budget(&clock, empties).hard.max(Duration::from_millis(2))
+    let b = crate::time::budget(&clock, empties);
+    let hard = b.hard.max(Duration::from_millis(2));
+    Budget {
+        target: b.target.min(hard),
+        hard,
+    }
+}
+
+/// A fixed time a move (`--move-time`): the whole of it may be used, less what the exchange of
+/// lines costs.
+pub fn fixed_budget(seconds: f64) -> Budget {
+    let hard = Duration::from_secs_f64((seconds * 0.95 - 0.01).clamp(0.002, 1e9));
+    Budget { target: hard, hard }
 }
 
 /// Whether to go on after a command.
@@ -170,10 +192,11 @@ pub trait Session {
 pub fn serve<S: Session>(session: &mut S, rx: &Receiver<Message<S::Item>>, stop: &StopSignal, out: &mut Output) {
     loop {
         let next = if session.has_background() {
+            stop.clear_input();
             match rx.try_recv() {
                 Ok(msg) => Ok(msg),
                 Err(TryRecvError::Empty) => {
-                    session.background(stop.flag(), out);
+                    session.background(stop.input_flag(), out);
                     continue;
                 }
                 Err(TryRecvError::Disconnected) => Err(()),
@@ -203,6 +226,24 @@ pub struct EngineOptions {
     pub book: book::EngineBook,
     /// The risk-aware style's confidence in percent (`--risk`); None: the ordinary search.
     pub risk: Option<u32>,
+    /// `depth` was chosen (`--level`), not the default: under a clock it caps the search.
+    pub level_explicit: bool,
+    /// `--move-time` / `--game-time`.
+    pub clock: UserClock,
+    /// `--ponder`: think on the opponent's time.
+    pub ponder: bool,
+}
+
+/// A clock set on the command line (Edax's `-move-time` / `-game-time`); the controller's own
+/// clock (GTP `time_settings`, a GGF `TI`) replaces it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum UserClock {
+    #[default]
+    None,
+    /// Seconds for every move.
+    MoveTime(f64),
+    /// Seconds for the whole game, counted down by the engine itself.
+    GameTime(f64),
 }
 
 /// Speaks `kind` (or the protocol the first line reveals) on `input`/`out` until quit or EOF.
@@ -300,6 +341,9 @@ mod tests {
                 depth: 4,
                 book: book::EngineBook::default(),
                 risk: None,
+                level_explicit: false,
+                clock: UserClock::None,
+                ponder: false,
             },
         );
         let bytes = sink.0.lock().clone();
@@ -334,6 +378,8 @@ mod tests {
             moves: 1,
             draw_value: 0.0,
             risk: None,
+            by_clock: false,
+            until_stopped: false,
         }
     }
 
@@ -355,12 +401,23 @@ mod tests {
 
     #[test]
     fn budgets_are_a_share_of_the_time_left() {
-        let opening = move_budget(300.0, None, 60);
+        let opening = move_budget(300.0, 0.0, None, 60);
         assert!(
-            opening > Duration::from_secs(2) && opening < Duration::from_secs(60),
+            opening.hard > Duration::from_secs(2) && opening.hard < Duration::from_secs(60),
             "{opening:?}"
         );
-        assert_eq!(move_budget(0.0, None, 10), Duration::from_millis(2));
-        assert!(move_budget(10.0, None, 30) < Duration::from_secs(4));
+        assert!(opening.target < opening.hard);
+        assert_eq!(move_budget(0.0, 0.0, None, 10).hard, Duration::from_millis(2));
+        assert!(move_budget(10.0, 0.0, None, 30).hard < Duration::from_secs(4));
+        // The increment comes back after the move: most of it can be spent on each move, but
+        // never more than is left.
+        let with = move_budget(10.0, 2.0, None, 30);
+        let without = move_budget(10.0, 0.0, None, 30);
+        assert!(with.target > without.target + Duration::from_millis(1500), "{with:?}");
+        assert!(move_budget(1.0, 2.0, None, 30).hard < Duration::from_secs(1));
+        // A fixed time a move is used whole, less the exchange's margin.
+        let fixed = fixed_budget(1.0);
+        assert_eq!(fixed.target, fixed.hard);
+        assert!(fixed.hard > Duration::from_millis(900) && fixed.hard < Duration::from_secs(1));
     }
 }

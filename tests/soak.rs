@@ -632,3 +632,122 @@ fn ping_latency_during_deep_work() {
     );
     assert!(quantile(&mut all, 1.0) < PONG_LIMIT);
 }
+
+/// Ping and quit while the engine ponders (issue 42): fresh engines with `--ponder` on a clock
+/// and no level (so the ponder runs until something arrives); after each of their moves is
+/// played back, pauses of 50-300 ms, then a request timed to its answer (NBoard `ping`, GTP
+/// `name`), `samples` times; then `quit` timed to the exit. Returns (answer latencies, exit
+/// times).
+fn ponder_latencies(samples: usize, engines: usize) -> (Vec<Duration>, Vec<Duration>) {
+    let mut rng = Rng::new(42);
+    let (mut answers, mut exits) = (Vec::new(), Vec::new());
+    for e in 0..engines {
+        let gtp = e % 2 == 1;
+        let protocol = if gtp { "gtp" } else { "nboard" };
+        let mut engine = Proc::start(&[protocol, "--threads", "1", "--no-book", "--ponder"]).expect("engine");
+        let setup: &[&str] = if gtp {
+            &["time_settings 5 0 0"]
+        } else {
+            &[
+                "nboard 2",
+                "set game (;GM[Othello]PC[soak]TI[0:05]TY[8]BO[8 ---------------------------O*------*O--------------------------- *];)",
+            ]
+        };
+        for line in setup {
+            engine.send(line.as_bytes()).expect("send");
+        }
+        for n in 1..=samples {
+            // Our move, played back: the ponder starts.
+            engine.send(if gtp { b"genmove b".as_slice() } else { b"go" }).expect("send");
+            let mv = loop {
+                let (_, l) = engine.next(HANG).expect("a move");
+                if gtp && l.starts_with("= ") {
+                    break l[2..].to_string();
+                }
+                if let Some(rest) = l.strip_prefix("=== ") {
+                    break rest.split('/').next().unwrap_or("").to_string();
+                }
+            };
+            if !gtp {
+                engine.send(format!("move {mv}").as_bytes()).expect("send");
+            }
+            thread::sleep(Duration::from_millis(50 + rng.below(250) as u64));
+            let sent = Instant::now();
+            let request = if gtp { b"name".to_vec() } else { format!("ping {n}").into_bytes() };
+            engine.send(&request).expect("send");
+            let want = if gtp { "= oxello".to_string() } else { format!("pong {n}") };
+            loop {
+                let (at, l) = engine.next(HANG).expect("an answer");
+                if l == want {
+                    answers.push(at.saturating_duration_since(sent));
+                    break;
+                }
+            }
+            if gtp {
+                // The opponent's reply ends the ponder; back to our turn (any legal reply will do:
+                // the engine plays for both colours here).
+                engine.send(b"genmove w").expect("send");
+                while !engine.next(HANG).expect("a move").1.starts_with("= ") {}
+            } else {
+                engine.send(b"go").expect("send");
+                let reply = loop {
+                    let (_, l) = engine.next(HANG).expect("a move");
+                    if let Some(rest) = l.strip_prefix("=== ") {
+                        break rest.split('/').next().unwrap_or("").to_string();
+                    }
+                };
+                engine.send(format!("move {reply}").as_bytes()).expect("send");
+            }
+        }
+        // One more move of ours and a ponder; quit in the middle of it.
+        engine.send(if gtp { b"genmove b".as_slice() } else { b"go" }).expect("send");
+        let mv = loop {
+            let (_, l) = engine.next(HANG).expect("a move");
+            if gtp && l.starts_with("= ") {
+                break l[2..].to_string();
+            }
+            if let Some(rest) = l.strip_prefix("=== ") {
+                break rest.split('/').next().unwrap_or("").to_string();
+            }
+        };
+        if !gtp {
+            engine.send(format!("move {mv}").as_bytes()).expect("send");
+        }
+        thread::sleep(Duration::from_millis(100));
+        let t0 = Instant::now();
+        engine.send(b"quit").expect("send");
+        exits.push(engine.exit(false, t0).expect("exit"));
+    }
+    (answers, exits)
+}
+
+/// The regular check: pondering never keeps a ping or quit waiting (CI limits).
+#[test]
+fn ping_and_quit_during_a_ponder() {
+    let (mut answers, mut exits) = ponder_latencies(3, 2);
+    assert!(quantile(&mut answers, 1.0) < PONG_LIMIT, "{answers:?}");
+    assert!(quantile(&mut exits, 1.0) < EXIT_LIMIT, "{exits:?}");
+}
+
+/// `benches/soak.sh`: the figures, against the issue's limits (50 ms a ping, 100 ms quit).
+/// `LATENCY_SAMPLES` (default 20) requests an engine, 6 engines (NBoard and GTP alternating).
+#[test]
+#[ignore]
+fn ponder_latency() {
+    let samples = std::env::var("LATENCY_SAMPLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let (mut answers, mut exits) = ponder_latencies(samples, 6);
+    println!(
+        "ping/name during a ponder: {} requests, median {:?}, 99 % {:?}, max {:?}; quit during a ponder: {} exits, max {:?}",
+        answers.len(),
+        quantile(&mut answers, 0.5),
+        quantile(&mut answers, 0.99),
+        quantile(&mut answers, 1.0),
+        exits.len(),
+        quantile(&mut exits, 1.0)
+    );
+    assert!(quantile(&mut answers, 1.0) < Duration::from_millis(50));
+    assert!(quantile(&mut exits, 1.0) < Duration::from_millis(100));
+}

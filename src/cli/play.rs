@@ -5,7 +5,7 @@ use super::{Eval, Globals, Outcome, load};
 use clap::Subcommand;
 use oxello::engine::searcher::SearchThinker;
 use oxello::engine::terminal::{Style, Terminal};
-use oxello::engine::{self, EngineOptions};
+use oxello::engine::{self, EngineOptions, UserClock};
 use oxello::protocol::io::{Output, ProtocolKind};
 use oxello::serve::{Config, Server, open_browser};
 use std::io::{IsTerminal, Write};
@@ -42,14 +42,48 @@ pub struct ServeArgs {
     /// Search threads. Default: every core.
     #[arg(long, default_value_t = all_cores())]
     threads: usize,
+    #[command(flatten)]
+    clock: ClockArgs,
+}
+
+/// `--move-time` / `--game-time` (as Edax's `-move-time` / `-game-time`).
+#[derive(clap::Args, Default, Clone, Copy)]
+pub struct ClockArgs {
+    /// Seconds for each of the engine's moves, when the controller gives no clock.
+    #[arg(long, value_name = "S", conflicts_with = "game_time", value_parser = seconds)]
+    move_time: Option<f64>,
+    /// Seconds for the engine's whole game, counted down by the engine from its own moves,
+    /// when the controller gives no clock (GTP `time_settings`, a GGF `TI[]` replace it).
+    #[arg(long, value_name = "S", value_parser = seconds)]
+    game_time: Option<f64>,
+}
+
+impl ClockArgs {
+    pub fn clock(&self) -> UserClock {
+        match (self.move_time, self.game_time) {
+            (Some(s), _) => UserClock::MoveTime(s),
+            (None, Some(s)) => UserClock::GameTime(s),
+            (None, None) => UserClock::None,
+        }
+    }
+}
+
+/// A positive, finite number of seconds.
+pub fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 1e6 => Ok(s),
+        _ => Err("expected a number of seconds above 0".into()),
+    }
 }
 
 /// Options of the protocol front-ends and the terminal game.
 #[derive(clap::Args)]
 pub struct ProtocolArgs {
-    /// Level (0-60) until the GUI sets one (NBoard `set depth`, GTP `set_level`).
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u32).range(0..=60))]
-    level: u32,
+    /// Level (0-60) until the GUI sets one (NBoard `set depth`, GTP `set_level`); default 12.
+    /// Under a clock a level chosen here or by the GUI caps the search; with none chosen the
+    /// clock decides how deep to search.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=60))]
+    level: Option<u32>,
     /// Transposition table size in MB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
@@ -61,7 +95,17 @@ pub struct ProtocolArgs {
     /// `set risk C`, GTP `oxello-risk C`; 0 = off). Default: the ordinary search.
     #[arg(long, value_name = "C", value_parser = clap::value_parser!(u32).range(1..=99))]
     risk: Option<u32>,
+    #[command(flatten)]
+    clock: ClockArgs,
+    /// Think on the opponent's time (GTP `oxello-ponder on|off` and NBoard `set ponder on|off`
+    /// switch it). Off by default: on a shared or single core the ponder takes the opponent's
+    /// CPU, and an engine match must turn it on for both sides to be fair.
+    #[arg(long)]
+    ponder: bool,
 }
+
+/// The level when none is chosen.
+const DEFAULT_LEVEL: u32 = 12;
 
 /// The number of cores this machine offers (1 if unknown).
 fn all_cores() -> usize {
@@ -71,10 +115,12 @@ fn all_cores() -> usize {
 impl Default for ProtocolArgs {
     fn default() -> Self {
         ProtocolArgs {
-            level: 12,
+            level: None,
             hash: 64,
             threads: all_cores(),
             risk: None,
+            clock: ClockArgs::default(),
+            ponder: false,
         }
     }
 }
@@ -117,7 +163,8 @@ fn terminal_game(args: &ProtocolArgs, globals: &Globals, eval: Eval) -> Outcome 
     let out = std::io::stdout();
     let style = Style::detect(out.is_terminal(), std::env::var_os("NO_COLOR").as_deref());
     let mut out = out.lock();
-    Terminal::new(&mut thinker, args.level)
+    Terminal::new(&mut thinker, args.level.unwrap_or(DEFAULT_LEVEL))
+        .with_clock(args.clock.clock(), args.level.is_some())
         .with_book(book)
         .with_style(style)
         .with_risk(args.risk)
@@ -138,9 +185,12 @@ fn protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, globals: &Globals, 
         out,
         thinker,
         EngineOptions {
-            depth: args.level,
+            depth: args.level.unwrap_or(DEFAULT_LEVEL),
             book,
             risk: args.risk,
+            level_explicit: args.level.is_some(),
+            clock: args.clock.clock(),
+            ponder: args.ponder,
         },
     );
     Ok(ExitCode::SUCCESS)

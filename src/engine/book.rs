@@ -145,6 +145,8 @@ impl Valuer for ThinkValuer<'_> {
                 board: *board,
                 to_move: Color::Black,
             },
+            by_clock: false,
+            until_stopped: false,
             depth: self.level,
             time: None,
             moves: 1,

@@ -4,8 +4,9 @@
 //! controller to send `time_left`, so without our own count every move would be budgeted
 //! from the full main time and the game clock would run out.
 
-use super::move_budget;
+use super::{Budget, move_budget};
 use crate::board::Color;
+#[cfg(test)]
 use std::time::Duration;
 
 /// `time_settings main byo_time byo_stones`, in seconds.
@@ -76,12 +77,18 @@ impl GtpClock {
         *self = GtpClock::new(self.settings);
     }
 
-    /// `time_left`: the controller's figure replaces our own count.
+    /// `time_left`: the controller's figure replaces our own count, unless it is our count cut
+    /// to whole seconds (GTP's time is an integer, and controllers truncate: taking `1` for our
+    /// 1.9 would throw away a tenth of a 2 s clock at every move, and did).
     pub fn set_left(&mut self, colour: Color, left: Left) {
-        self.left[index(colour)] = Left {
-            seconds: left.seconds.max(0.0),
-            ..left
-        };
+        let own = self.left[index(colour)];
+        let truncated = own.stones == left.stones && own.seconds >= left.seconds && own.seconds < left.seconds + 1.0;
+        if !truncated {
+            self.left[index(colour)] = Left {
+                seconds: left.seconds.max(0.0),
+                ..left
+            };
+        }
     }
 
     pub fn left(&self, colour: Color) -> Left {
@@ -89,22 +96,28 @@ impl GtpClock {
     }
 
     /// Time for one move of `colour` at `empties` empties; None = no limit.
-    pub fn budget(&self, colour: Color, empties: u32) -> Option<Duration> {
+    pub fn budget(&self, colour: Color, empties: u32) -> Option<Budget> {
         if self.settings.unlimited() {
             return None;
         }
         let s = &self.settings;
         let left = self.left(colour);
         if left.stones > 0 {
-            return Some(move_budget(left.seconds, Some(left.stones), empties));
+            return Some(move_budget(left.seconds, 0.0, Some(left.stones), empties));
         }
-        let main = move_budget(left.seconds, None, empties);
+        let main = move_budget(left.seconds, 0.0, None, empties);
         if !s.has_byo_yomi() {
             return Some(main);
         }
         // Running over the main time only starts the byo-yomi: a move may take what a move of
         // a fresh period may; the overrun is charged to that period (`charge`).
-        Some(main.max(move_budget(s.byo_time, Some(s.byo_stones), empties)))
+        let period = move_budget(s.byo_time, 0.0, Some(s.byo_stones), empties);
+        Some(if period.hard > main.hard { period } else { main })
+    }
+
+    /// Whether a clock is running (`time_settings` with a limit, or `--game-time`).
+    pub fn is_timed(&self) -> bool {
+        !self.settings.unlimited()
     }
 
     /// Counts `used` seconds of thinking for a move of `colour`, as the controller's clock will.
@@ -164,7 +177,7 @@ mod tests {
         let mut c = clock(2.0, 0.0, 0);
         let mut used = 0.0;
         for empties in (1..=60).rev().step_by(2) {
-            let b = c.budget(Color::White, empties).expect("timed").as_secs_f64();
+            let b = c.budget(Color::White, empties).expect("timed").hard.as_secs_f64();
             c.charge(Color::White, b);
             used += b;
         }
@@ -180,12 +193,30 @@ mod tests {
         c.charge(Color::Black, 10.0);
         assert_eq!(c.left(Color::Black).seconds, 50.0);
         c.set_left(Color::Black, Left { seconds: 5.0, stones: 0 });
-        let b = c.budget(Color::Black, 40).expect("timed");
+        let b = c.budget(Color::Black, 40).expect("timed").hard;
         assert!(b < Duration::from_secs(2), "{b:?}");
         c.charge(Color::Black, 9.0);
         assert_eq!(c.left(Color::Black).seconds, 0.0, "never negative");
         c.restart();
         assert_eq!(c.left(Color::Black).seconds, 60.0);
+        // Our count cut to whole seconds: ours is kept.
+        c.charge(Color::Black, 0.3);
+        c.set_left(
+            Color::Black,
+            Left {
+                seconds: 59.0,
+                stones: 0,
+            },
+        );
+        assert!((c.left(Color::Black).seconds - 59.7).abs() < 1e-9);
+        c.set_left(
+            Color::Black,
+            Left {
+                seconds: 58.0,
+                stones: 0,
+            },
+        );
+        assert_eq!(c.left(Color::Black).seconds, 58.0);
     }
 
     #[test]
@@ -204,11 +235,11 @@ mod tests {
             }
         );
         // Within a period, one stone's budget leaves time for the others.
-        let b = c.budget(Color::Black, 30).expect("timed");
+        let b = c.budget(Color::Black, 30).expect("timed").hard;
         assert!(b < Duration::from_secs(6), "{b:?}");
         // Straight byo-yomi (no main time).
         let c = clock(0.0, 5.0, 1);
         assert_eq!(c.left(Color::White), Left { seconds: 5.0, stones: 1 });
-        assert!(c.budget(Color::White, 30).expect("timed") > Duration::from_secs(1));
+        assert!(c.budget(Color::White, 30).expect("timed").hard > Duration::from_secs(1));
     }
 }

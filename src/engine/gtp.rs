@@ -1,7 +1,8 @@
 //! The GTP session: game state and the handling of each command (PROTOCOLS.md §4).
 
 use super::clock::{GtpClock, Left, Settings};
-use super::{EngineOptions, Flow, Session, Think, ThinkRequest, think_position};
+use super::ponder::Ponder;
+use super::{Budget, EngineOptions, Flow, Session, Think, ThinkRequest, UserClock, fixed_budget, think_position};
 use crate::board::notation::render;
 use crate::board::{Color, Square};
 use crate::game::{Game, Ply};
@@ -20,6 +21,12 @@ pub fn interrupts(item: &Item) -> bool {
 pub struct GtpSession {
     game: Game,
     depth: u32,
+    /// `--level` or `set_level` chose the depth: under a clock it caps the search. Otherwise
+    /// the clock decides (when there is one).
+    level_explicit: bool,
+    /// `--move-time`: seconds a move, when the controller gives no clock.
+    move_time: Option<f64>,
+    ponder: Ponder,
     /// Our own count of each colour's clock, corrected by every `time_left`.
     time: GtpClock,
     /// Ply count before each `play`/`genmove`, so `undo` also takes back an implicit pass.
@@ -34,10 +41,25 @@ type Answer = Result<String, String>;
 
 impl GtpSession {
     pub fn new(thinker: Box<dyn Think>, opts: EngineOptions) -> GtpSession {
+        let (time, move_time) = match opts.clock {
+            UserClock::None => (GtpClock::default(), None),
+            UserClock::MoveTime(s) => (GtpClock::default(), Some(s)),
+            UserClock::GameTime(s) => (
+                GtpClock::new(Settings {
+                    main: s,
+                    byo_time: 0.0,
+                    byo_stones: 0,
+                }),
+                None,
+            ),
+        };
         GtpSession {
             game: Game::default(),
             depth: opts.depth,
-            time: GtpClock::default(),
+            level_explicit: opts.level_explicit,
+            move_time,
+            ponder: Ponder::new(opts.ponder),
+            time,
             history: Vec::new(),
             thinker,
             book: opts.book,
@@ -91,16 +113,19 @@ impl GtpSession {
         } else if let Some(choice) = self.book.choose(&position) {
             choice.mv
         } else {
-            let time = self.time.budget(position.to_move, position.board.empty_count());
-            let req = ThinkRequest {
-                position,
-                depth: self.depth,
-                time,
-                moves: 1,
-                draw_value: 0.0,
-                risk: self.risk,
-            };
-            think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}).map_or(Square::Pass, |r| r.best)
+            self.ponder.check(&position);
+            let req = self.request(position, position.board.empty_count());
+            match think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}) {
+                Some(r) => {
+                    if commit && let Some(after) = r.best.index().and_then(|sq| position.play(sq)) {
+                        // What the next move would get, for the ponder's level and solves.
+                        let next = self.request(after, position.board.empty_count().saturating_sub(2));
+                        self.ponder.start(after, r.best, &r.pv, next);
+                    }
+                    r.best
+                }
+                None => Square::Pass,
+            }
         };
         let used = t0.elapsed().as_secs_f64();
         if commit {
@@ -118,6 +143,49 @@ impl GtpSession {
             self.undo_to(before);
         }
         Ok(format_vertex(mv))
+    }
+
+    /// The search for a move at `position`, budgeted as at `empties` empties: the controller's
+    /// clock (or `--game-time`'s), else `--move-time`; the level caps it when one was chosen.
+    fn request(&self, position: crate::board::Position, empties: u32) -> ThinkRequest {
+        let clock = self.time.budget(position.to_move, empties);
+        let time: Option<Budget> = match (clock, self.move_time) {
+            (Some(c), _) => Some(c),
+            (None, Some(s)) => Some(fixed_budget(s)),
+            (None, None) => None,
+        };
+        ThinkRequest {
+            position,
+            depth: self.depth,
+            time,
+            moves: 1,
+            draw_value: 0.0,
+            risk: self.risk,
+            by_clock: time.is_some() && !self.level_explicit,
+            until_stopped: false,
+        }
+    }
+
+    /// `oxello-clock`: e.g. `black 9.950 s 0 stones; by clock: target 0.123 s, hard 0.370 s`.
+    fn clock_report(&self) -> String {
+        let position = self.game.position();
+        let colour = if position.to_move == Color::Black { "black" } else { "white" };
+        let left = self.time.left(position.to_move);
+        let req = self.request(position, position.board.empty_count());
+        let how = match req.time {
+            None => return format!("{colour} no clock; level {}", self.depth),
+            Some(_) if req.by_clock => "by clock".to_string(),
+            Some(_) => format!("level {} capped", self.depth),
+        };
+        let budget = req.time.map_or(String::new(), |b| {
+            format!(": target {:.3} s, hard {:.3} s", b.target.as_secs_f64(), b.hard.as_secs_f64())
+        });
+        let clock = if self.time.is_timed() {
+            format!("{:.3} s {} stones", left.seconds, left.stones)
+        } else {
+            "move time".to_string()
+        };
+        format!("{colour} {clock}; {how}{budget}")
     }
 
     /// Black-minus-white, as `B+n`, `W+n` or `0`: with empties to the winner once the game
@@ -243,8 +311,14 @@ impl GtpSession {
             Command::ListGames | Command::RulesGameId => "Othello".into(),
             Command::SetLevel(n) => {
                 self.depth = n.clamp(1, 60);
+                self.level_explicit = true;
                 String::new()
             }
+            Command::Ponder(on) => {
+                self.ponder.enabled = on;
+                String::new()
+            }
+            Command::Clock => self.clock_report(),
             Command::Risk(c) => {
                 self.risk = c;
                 String::new()
@@ -263,8 +337,41 @@ impl GtpSession {
     }
 }
 
+/// Commands after which a ponder is no longer about the game: anything but questions and the
+/// clock's reports (a `time_left` comes before every `genmove` of some controllers).
+fn changes_game(command: &Command) -> bool {
+    !matches!(
+        command,
+        Command::ProtocolVersion
+            | Command::Name
+            | Command::Version
+            | Command::KnownCommand(_)
+            | Command::ListCommands
+            | Command::ShowBoard
+            | Command::FinalScore
+            | Command::TimeLeft { .. }
+            | Command::Komi(_)
+            | Command::ListGames
+            | Command::RulesGameId
+            | Command::RulesBoardSize
+            | Command::RulesBoard
+            | Command::RulesLegalMoves
+            | Command::RulesSideToMove
+            | Command::RulesFinalResult
+            | Command::Clock
+    )
+}
+
 impl Session for GtpSession {
     type Item = Item;
+
+    fn has_background(&self) -> bool {
+        self.ponder.pending()
+    }
+
+    fn background(&mut self, stop: &AtomicBool, _out: &mut Output) {
+        self.ponder.run(self.thinker.as_mut(), stop);
+    }
 
     fn handle(&mut self, item: Item, stop: &AtomicBool, out: &mut Output) -> Flow {
         match item {
@@ -275,10 +382,175 @@ impl Session for GtpSession {
             }
             Ok(Some(Request { id, command })) => {
                 let quit = command == Command::Quit;
+                if changes_game(&command) {
+                    self.ponder.cancel();
+                }
                 let answer = self.answer(command, stop);
                 out.text(&format_response(id.as_deref(), answer.as_deref().map_err(String::as_str)));
                 if quit { Flow::Quit } else { Flow::Continue }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::SearchDepth;
+    use crate::board::Position;
+    use crate::engine::{ThinkInfo, ThinkResult};
+    use parking_lot::Mutex;
+    use std::sync::Arc;
+
+    /// Plays the first legal move and expects the opponent's first legal move in reply; records
+    /// every request. A ponder (`until_stopped`) takes `ponder_ms` and then completes.
+    struct Scripted {
+        seen: Arc<Mutex<Vec<ThinkRequest>>>,
+        ponder_ms: u64,
+    }
+
+    fn first(p: &Position) -> Option<Square> {
+        let m = p.board.moves();
+        (m != 0).then(|| Square::At(m.trailing_zeros() as u8))
+    }
+
+    impl Think for Scripted {
+        fn think(&mut self, req: &ThinkRequest, _: &AtomicBool, _: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
+            self.seen.lock().push(*req);
+            if req.until_stopped {
+                std::thread::sleep(std::time::Duration::from_millis(self.ponder_ms));
+            }
+            let best = first(&req.position).unwrap_or(Square::Pass);
+            let after = best.index().and_then(|sq| req.position.play(sq));
+            let pv = [Some(best), after.and_then(|a| first(&a))].into_iter().flatten().collect();
+            ThinkResult {
+                best,
+                score: 0.0,
+                depth: SearchDepth::Plies(1),
+                pv,
+                nodes: 1,
+                seconds: 0.0,
+            }
+        }
+    }
+
+    fn session(ponder: bool, ponder_ms: u64) -> (GtpSession, Arc<Mutex<Vec<ThinkRequest>>>) {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let thinker = Scripted {
+            seen: seen.clone(),
+            ponder_ms,
+        };
+        let opts = EngineOptions {
+            depth: 12,
+            book: super::super::book::EngineBook::default(),
+            risk: None,
+            level_explicit: false,
+            clock: UserClock::None,
+            ponder,
+        };
+        (GtpSession::new(Box::new(thinker), opts), seen)
+    }
+
+    fn send(s: &mut GtpSession, line: &str) -> String {
+        #[derive(Clone, Default)]
+        struct Sink(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Sink {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let sink = Sink::default();
+        let mut out = Output::new(Box::new(sink.clone()));
+        s.handle(crate::protocol::gtp::parse(line), &AtomicBool::new(false), &mut out);
+        let text = String::from_utf8_lossy(&sink.0.lock()).trim().to_string();
+        text
+    }
+
+    /// Plays `genmove b` and returns (our move, the reply the search expected).
+    fn our_move(s: &mut GtpSession) -> (String, Square) {
+        let mv = send(s, "genmove b");
+        let pos = s.game.position();
+        (mv, first(&pos).expect("white has a move"))
+    }
+
+    #[test]
+    fn ponder_hit_and_miss() {
+        let (mut s, seen) = session(true, 0);
+        send(&mut s, "time_settings 60 0 0");
+        let (_, reply) = our_move(&mut s);
+        // The ponder waits for the serve loop; it is about the position after the expected reply,
+        // searched as the next move would be (by the clock, no time limit).
+        assert!(s.has_background());
+        s.background(&AtomicBool::new(false), &mut Output::new(Box::new(std::io::sink())));
+        assert!(!s.has_background(), "a completed ponder is not run again");
+        let ponder = *seen.lock().last().expect("pondered");
+        let expected = s.game.position().play(reply.index().expect("a square")).expect("legal");
+        assert!(ponder.until_stopped && ponder.by_clock && ponder.time.is_some());
+        assert_eq!(ponder.position, expected);
+        // Hit: the opponent plays the expected reply.
+        send(&mut s, &format!("play w {reply}"));
+        assert!(!s.has_background(), "play ends the ponder");
+        send(&mut s, "genmove b");
+        assert_eq!((s.ponder.hits, s.ponder.misses), (1, 0));
+        let last = *seen.lock().last().expect("searched");
+        assert!(!last.until_stopped, "the move's own search is timed");
+        // Miss: another reply.
+        let pos = s.game.position();
+        let other = crate::board::bits::Squares(pos.board.moves())
+            .map(|sq| Square::At(sq as u8))
+            .find(|&m| Some(m) != first(&pos))
+            .expect("white has two moves");
+        send(&mut s, &format!("play w {other}"));
+        send(&mut s, "genmove b");
+        assert_eq!((s.ponder.hits, s.ponder.misses), (1, 1));
+    }
+
+    #[test]
+    fn ponder_is_off_by_default_and_switched_by_command() {
+        let (mut s, _) = session(false, 0);
+        send(&mut s, "genmove b");
+        assert!(!s.has_background());
+        assert_eq!(send(&mut s, "oxello-ponder on"), "=");
+        send(&mut s, "genmove w");
+        assert!(s.has_background());
+        // Questions and time_left keep it; anything else that changes the game ends it.
+        send(&mut s, "name");
+        send(&mut s, "time_left b 10 0");
+        assert!(s.has_background());
+        send(&mut s, "set_level 4");
+        assert!(!s.has_background());
+    }
+
+    #[test]
+    fn pondering_never_counts_against_our_clock() {
+        let (mut s, _) = session(true, 300);
+        send(&mut s, "time_settings 10 0 0");
+        send(&mut s, "genmove b");
+        let after_move = s.time.left(Color::Black).seconds;
+        // The opponent thinks; we ponder for 0.3 s.
+        s.background(&AtomicBool::new(false), &mut Output::new(Box::new(std::io::sink())));
+        let reply = first(&s.game.position()).expect("a reply");
+        send(&mut s, &format!("play w {reply}"));
+        send(&mut s, "genmove b");
+        let left = s.time.left(Color::Black).seconds;
+        assert!(after_move - left < 0.1, "{after_move} -> {left}");
+    }
+
+    #[test]
+    fn the_clock_decides_without_a_level() {
+        let (mut s, seen) = session(false, 0);
+        send(&mut s, "genmove b");
+        assert!(seen.lock()[0].time.is_none() && !seen.lock()[0].by_clock);
+        send(&mut s, "time_settings 60 0 0");
+        send(&mut s, "genmove w");
+        assert!(seen.lock()[1].time.is_some() && seen.lock()[1].by_clock);
+        send(&mut s, "set_level 10");
+        send(&mut s, "genmove b");
+        let capped = seen.lock()[2];
+        assert!(capped.time.is_some() && !capped.by_clock && capped.depth == 10);
     }
 }

@@ -1,7 +1,8 @@
 //! The NBoard session: game state and the handling of each command (PROTOCOLS.md §1).
 
 use super::book::EngineBook;
-use super::{EngineOptions, Flow, Session, Think, ThinkInfo, ThinkRequest, move_budget, think_position};
+use super::ponder::Ponder;
+use super::{EngineOptions, Flow, Session, Think, ThinkInfo, ThinkRequest, UserClock, fixed_budget, move_budget, think_position};
 use crate::board::{Board, Color, Square};
 use crate::game::{Game, Ply};
 use crate::protocol::io::Output;
@@ -24,6 +25,14 @@ pub fn interrupts(item: &Item) -> bool {
 pub struct NboardSession {
     game: Game,
     depth: u32,
+    /// `--level` or `set depth` chose the depth (NBoard always sends one: its meaning stays, the
+    /// user's depth limited by the clock). Without one a clock decides.
+    level_explicit: bool,
+    /// `--move-time` / `--game-time`, for games whose GGF has no clock.
+    clock: UserClock,
+    ponder: Ponder,
+    /// The line our last `go` expected, from the position it was asked about.
+    last_line: Option<(Board, Vec<Square>)>,
     /// Centidiscs from Black's point of view.
     contempt: i32,
     /// The risk-aware style's confidence in percent (`set risk`); None: the ordinary search.
@@ -43,6 +52,10 @@ impl NboardSession {
         NboardSession {
             game: Game::default(),
             depth: opts.depth,
+            level_explicit: opts.level_explicit,
+            clock: opts.clock,
+            ponder: Ponder::new(opts.ponder),
+            last_line: None,
             contempt: 0,
             risk: opts.risk,
             thinker,
@@ -52,24 +65,48 @@ impl NboardSession {
         }
     }
 
+    /// The time for a move of `colour` at `empties` empties: by the GGF's clock (with its
+    /// increment), else by `--game-time` counted from our own moves' times, else `--move-time`.
+    fn budget(&self, colour: Color, empties: u32) -> Option<super::Budget> {
+        let time_of = |pos: &crate::board::Position, ply: &Ply| {
+            let ours = self.thought.get(&(pos.board, ply.mv)).copied().unwrap_or(0.0);
+            ply.time.unwrap_or(0.0).max(ours)
+        };
+        if let Some(left) = self.game.time_left_using(colour, time_of) {
+            let increment = self.game.clock(colour).map_or(0.0, |c| c.increment);
+            return Some(move_budget(left, increment, None, empties));
+        }
+        match self.clock {
+            UserClock::None => None,
+            UserClock::MoveTime(s) => Some(fixed_budget(s)),
+            UserClock::GameTime(s) => {
+                let clock = crate::game::Clock {
+                    main: s,
+                    increment: 0.0,
+                    grace: 0.0,
+                };
+                let times = (self.game.plies().iter().zip(self.game.positions()))
+                    .filter(|(_, pos)| pos.to_move == colour)
+                    .map(|(ply, pos)| time_of(pos, ply));
+                Some(move_budget(clock.remaining(times), 0.0, None, empties))
+            }
+        }
+    }
+
     fn request(&self, moves: usize, timed: bool) -> ThinkRequest {
-        let position = self.game.position();
+        self.request_at(self.game.position(), moves, timed, None)
+    }
+
+    /// `request` for `position`, budgeted as at `empties` empties (default: its own).
+    fn request_at(&self, position: crate::board::Position, moves: usize, timed: bool, empties: Option<u32>) -> ThinkRequest {
+        let empties = empties.unwrap_or(position.board.empty_count());
         let black_view = f64::from(self.contempt) / 100.0;
         let draw_value = match position.to_move {
             Color::Black => black_view,
             Color::White => -black_view,
         };
         // `go` is bound by the GGF clock as well as the depth; hints by the depth only.
-        let time = if timed {
-            self.game
-                .time_left_using(position.to_move, |pos, ply| {
-                    let ours = self.thought.get(&(pos.board, ply.mv)).copied().unwrap_or(0.0);
-                    ply.time.unwrap_or(0.0).max(ours)
-                })
-                .map(|left| move_budget(left, None, position.board.empty_count()))
-        } else {
-            None
-        };
+        let time = if timed { self.budget(position.to_move, empties) } else { None };
         ThinkRequest {
             position,
             depth: self.depth,
@@ -77,7 +114,25 @@ impl NboardSession {
             moves,
             draw_value,
             risk: self.risk,
+            by_clock: time.is_some() && !self.level_explicit,
+            until_stopped: false,
         }
+    }
+
+    /// After a change of the game: when its last move is the one our `go` chose, the opponent
+    /// is thinking and we ponder; otherwise no ponder.
+    fn ponder_after_change(&mut self) {
+        self.ponder.cancel();
+        let (Some(last), Some(&before)) = (self.game.plies().last(), self.game.positions().iter().rev().nth(1)) else {
+            return;
+        };
+        let Some((board, pv)) = self.last_line.clone() else { return };
+        if board != before.board || !self.thought.contains_key(&(board, last.mv)) {
+            return;
+        }
+        let after = self.game.position();
+        let next = self.request_at(after, 1, true, Some(before.board.empty_count().saturating_sub(2)));
+        self.ponder.start(after, last.mv, &pv, next);
     }
 
     /// Streams every reported line as a `search` hint, then the node count.
@@ -111,8 +166,10 @@ impl NboardSession {
                 time: Some(t0.elapsed().as_secs_f64()),
             }
         } else {
+            self.ponder.check(&pos);
             let req = self.request(1, true);
             let Some(r) = self.think(&req, stop, out) else { return };
+            self.last_line = Some((pos.board, r.pv.clone()));
             Ply {
                 mv: r.best,
                 eval: Some(r.score),
@@ -161,6 +218,8 @@ impl NboardSession {
                     moves: 1,
                     draw_value: 0.0,
                     risk: self.risk,
+                    by_clock: false,
+                    until_stopped: false,
                 };
                 match think_position(self.thinker.as_mut(), &req, stop, &mut |_| {}) {
                     Some(r) => r.score,
@@ -196,16 +255,36 @@ impl Session for NboardSession {
                 return Flow::Continue;
             }
         };
+        // Anything but a ping or a setting ends a ponder; a new move may start the next one.
+        if !matches!(
+            cmd,
+            Command::Ping(_)
+                | Command::SetDepth(_)
+                | Command::SetContempt(_)
+                | Command::SetRisk(_)
+                | Command::SetPonder(true)
+                | Command::Ignored(_)
+        ) {
+            self.ponder.cancel();
+        }
         match cmd {
             Command::Nboard(_) => out.line(&Reply::MyName(NAME.into()).to_string()),
-            Command::SetDepth(d) => self.depth = d.clamp(1, 60),
+            Command::SetDepth(d) => {
+                self.depth = d.clamp(1, 60);
+                self.level_explicit = true;
+            }
+            Command::SetPonder(on) => self.ponder.enabled = on,
             Command::SetContempt(c) => self.contempt = c,
             Command::SetRisk(c) => self.risk = c,
-            Command::SetGame(g) => self.game = g.game,
+            Command::SetGame(g) => {
+                self.game = g.game;
+                self.ponder_after_change();
+            }
             Command::Move(ply) => {
                 if let Err(e) = self.game.play_forcing_pass(ply) {
                     out.line(&Reply::Status(format!("move rejected ({e}); position kept")).to_string());
                 }
+                self.ponder_after_change();
             }
             Command::Hint(n) => {
                 // Book moves first, as `book` lines; the search then goes on as usual.
@@ -231,10 +310,14 @@ impl Session for NboardSession {
     }
 
     fn has_background(&self) -> bool {
-        !self.learning.is_empty()
+        !self.learning.is_empty() || self.ponder.pending()
     }
 
     fn background(&mut self, stop: &AtomicBool, out: &mut Output) {
+        if self.learning.is_empty() {
+            self.ponder.run(self.thinker.as_mut(), stop);
+            return;
+        }
         while let Some(game) = self.learning.front().cloned() {
             if !self.learn_game(&game, stop, out) {
                 return;

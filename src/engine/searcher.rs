@@ -1,7 +1,7 @@
 //! The protocols' `Think` on top of the real search: levels from `params/levels.txt`
 //! (midgame depth, exact/WLD solve empties, selectivity), the trained evaluation, MPC.
 
-use super::{Think, ThinkInfo, ThinkRequest, ThinkResult};
+use super::{Budget, Think, ThinkInfo, ThinkRequest, ThinkResult};
 use crate::base::DepthKind;
 use crate::base::OrderingEval;
 use crate::base::SearchDepth;
@@ -44,6 +44,67 @@ fn risk_info(l: &RiskLine) -> ThinkInfo {
     }
 }
 
+/// Seconds a game and side of levels 10-20 on this machine class (docs/measurements.md: the
+/// level-time tables of the ninth to twelfth sessions, self-play, one thread), the ladder the
+/// clock climbs.
+const LEVEL_SECONDS: [(u32, f64); 11] = [
+    (10, 0.06),
+    (11, 0.09),
+    (12, 0.165),
+    (13, 0.19),
+    (14, 0.37),
+    (15, 0.51),
+    (16, 0.8),
+    (17, 1.1),
+    (18, 2.5),
+    (19, 4.6),
+    (20, 7.5),
+];
+
+/// The share of a game's clock a level may need on average: games vary (a level's slowest game
+/// takes about 1.5x its mean) and the hard limits cut the slow moves short.
+const LEVEL_SHARE: f64 = 0.7;
+
+/// The search when the clock decides: the deepest level of the table whose seconds a game fit
+/// the clock at its present pace (the levels' depths, solves and pruning were tuned at equal
+/// time against NTest, and beat a search that only deepened by the clock: fourteenth session).
+/// Beyond level 20's needs, level 20's pruning and solves with the midgame depth left to the
+/// clock (depth 60: iterations stop at the time manager's target), and the exact and WLD solves
+/// from as many empties as a third of the hard limit pays for (modelled as 0.03 s at 20 empties,
+/// 1.9x a square more: FFO #20-#39, 20-26 empties, about 0.14 s each on this machine). Below
+/// level 10's needs, the lower levels (about twice as fast a level).
+pub fn clock_level(budget: Budget, empties: u32, levels: &Levels) -> Level {
+    let game = crate::time::game_equivalent(budget.target, empties).as_secs_f64() * LEVEL_SHARE;
+    let (top, top_seconds) = LEVEL_SECONDS[LEVEL_SECONDS.len() - 1];
+    if game < top_seconds * 2.0 {
+        let level = match LEVEL_SECONDS.iter().rev().find(|&&(_, s)| s <= game) {
+            Some(&(l, _)) => l,
+            // Levels 1-9: each about 1.6x the one below.
+            None => (1..10u32)
+                .rev()
+                .find(|&l| LEVEL_SECONDS[0].1 / 1.6f64.powi(10 - l as i32) <= game)
+                .unwrap_or(1),
+        };
+        return levels.get(level);
+    }
+    let allowed = budget.hard.as_secs_f64() / 3.0;
+    let exact = (0..=14u32)
+        .map(|k| 14 + k)
+        .take_while(|&e| 0.03 * 1.9f64.powi(e as i32 - 20) <= allowed)
+        .last()
+        .unwrap_or(12);
+    let base = levels.get(top);
+    let wld = base.wld_empties.max(exact + 2);
+    Level {
+        depth: 60,
+        exact_empties: base.exact_empties.max(exact),
+        wld_empties: wld,
+        probable_empties: base.probable_empties.map(|p| p.max(wld)),
+        opening: None,
+        ..base
+    }
+}
+
 impl SearchThinker {
     pub fn new(hash_mb: usize, eval: Box<dyn OrderingEval + Send + Sync>, levels: Levels, threads: usize) -> SearchThinker {
         SearchThinker {
@@ -59,13 +120,14 @@ impl SearchThinker {
         self.searcher.mpc = mpc;
     }
 
-    fn request(&self, board: crate::board::Board, level: Level, depth: u32, time: Option<std::time::Duration>) -> SearchRequest {
+    fn request(&self, board: crate::board::Board, level: Level, depth: u32, time: Option<Budget>) -> SearchRequest {
         SearchRequest {
             board,
             limits: Limits {
                 depth: Some(depth),
                 nodes: None,
-                time,
+                time: time.map(|b| b.hard),
+                target: time.map(|b| b.target),
             },
             exact_empties: level.exact_empties,
             wld_empties: level.wld_empties,
@@ -209,9 +271,13 @@ impl SearchThinker {
 impl Think for SearchThinker {
     fn think(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
         let start = Instant::now();
-        let level = self.levels.get(req.depth);
+        let level = match req.time {
+            Some(budget) if req.by_clock => clock_level(budget, req.position.board.empty_count(), &self.levels),
+            _ => self.levels.get(req.depth),
+        };
         let b = req.position.board;
-        let sreq = self.request(b, level, level.depth_at(b.empty_count()).max(1), req.time);
+        let time = req.time.filter(|_| !req.until_stopped);
+        let sreq = self.request(b, level, level.depth_at(b.empty_count()).max(1), time);
         // The style's lines carry the chances; within the solve depths the ordinary search
         // answers (σ = 0 there) and its lines get the chances of its result.
         let mpc = req.risk.map(|_| self.searcher.mpc.clone());
@@ -274,6 +340,8 @@ mod tests {
             moves: 1,
             draw_value: 0.0,
             risk: None,
+            by_clock: false,
+            until_stopped: false,
         };
         let mut lines = Vec::new();
         let r = t.think(&req, &stop, &mut |i| lines.push(i));

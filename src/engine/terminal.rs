@@ -1,7 +1,7 @@
 //! Terminal play (`oxello play`): a person against the engine, one command per line.
 
 use super::book::EngineBook;
-use super::{Think, ThinkInfo, ThinkRequest, move_budget, think_position};
+use super::{Think, ThinkInfo, ThinkRequest, UserClock, fixed_budget, move_budget, think_position};
 use crate::base::SearchDepth;
 use crate::board::notation::{Square, render};
 use crate::board::{Color, Position};
@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 const HELP: &str = "commands: a move (f5), pass, undo, redo, hint, level N, time SECONDS (engine clock per game, 0 = none), \
+movetime SECONDS (engine time per move, 0 = none; without a level set the clock decides the depth), \
 swap, new, save FILE, load FILE (transcript or GGF), board, help, quit";
 
 /// How the output looks. Both are for a person at a terminal; piped output (and the tests)
@@ -140,6 +141,13 @@ pub struct Terminal<'a> {
     level: u32,
     engine: Color,
     engine_clock: Option<Duration>,
+    /// The game clock's start, to refill it for a new game.
+    clock_start: Option<Duration>,
+    /// Seconds a move (`--move-time`, `time S move`), when no game clock is set.
+    move_time: Option<f64>,
+    /// The level was chosen (`--level`, `level N`): under a clock it caps the search; without
+    /// one the clock decides.
+    level_explicit: bool,
     book: EngineBook,
     style: Style,
     /// The risk-aware style's confidence in percent; None: the ordinary search.
@@ -154,9 +162,28 @@ impl<'a> Terminal<'a> {
             level,
             engine: Color::White,
             engine_clock: None,
+            clock_start: None,
+            move_time: None,
+            level_explicit: false,
             book: EngineBook::default(),
             style: Style::default(),
             risk: None,
+        }
+    }
+
+    /// `--move-time` / `--game-time`, and whether `--level` was given.
+    pub fn with_clock(self, clock: UserClock, level_explicit: bool) -> Terminal<'a> {
+        let (engine_clock, move_time) = match clock {
+            UserClock::None => (None, None),
+            UserClock::MoveTime(s) => (None, Some(s)),
+            UserClock::GameTime(s) => (Some(Duration::from_secs_f64(s)), None),
+        };
+        Terminal {
+            engine_clock,
+            clock_start: engine_clock,
+            move_time,
+            level_explicit,
+            ..self
         }
     }
 
@@ -294,15 +321,20 @@ impl<'a> Terminal<'a> {
                 }
                 continue;
             }
+            let time = match (self.engine_clock, self.move_time) {
+                (Some(c), _) => Some(move_budget(c.as_secs_f64(), 0.0, None, pos.board.empty_count())),
+                (None, Some(s)) => Some(fixed_budget(s)),
+                (None, None) => None,
+            };
             let req = ThinkRequest {
                 position: pos,
                 depth: self.level,
-                time: self
-                    .engine_clock
-                    .map(|c| move_budget(c.as_secs_f64(), None, pos.board.empty_count())),
+                time,
                 moves: 1,
                 draw_value: 0.0,
                 risk: self.risk,
+                by_clock: time.is_some() && !self.level_explicit,
+                until_stopped: false,
             };
             let t0 = Instant::now();
             let mut progress = Progress {
@@ -353,6 +385,8 @@ impl<'a> Terminal<'a> {
             moves,
             draw_value: 0.0,
             risk: self.risk,
+            by_clock: false,
+            until_stopped: false,
         };
         let mut last = Vec::new();
         let mut progress = Progress {
@@ -443,6 +477,7 @@ impl<'a> Terminal<'a> {
             ("board", _) => self.show(out)?,
             ("new", _) => {
                 self.game = Game::new(Position::start());
+                self.engine_clock = self.clock_start;
                 self.engine_moves(out)?;
             }
             ("undo", _) => {
@@ -471,6 +506,7 @@ impl<'a> Terminal<'a> {
             ("level", Some(n)) => match n.parse::<u32>() {
                 Ok(l) if l <= 60 => {
                     self.level = l;
+                    self.level_explicit = true;
                     writeln!(out, "level {l}")?;
                 }
                 _ => writeln!(out, "level must be a number from 0 to 60")?,
@@ -478,6 +514,7 @@ impl<'a> Terminal<'a> {
             ("time", Some(s)) => match s.parse::<f64>() {
                 Ok(t) if t.is_finite() && t >= 0.0 => {
                     self.engine_clock = (t > 0.0).then(|| Duration::from_secs_f64(t));
+                    self.clock_start = self.engine_clock;
                     writeln!(
                         out,
                         "engine clock: {}",
@@ -485,6 +522,14 @@ impl<'a> Terminal<'a> {
                     )?;
                 }
                 _ => writeln!(out, "time must be a number of seconds")?,
+            },
+            ("movetime", Some(s)) => match s.parse::<f64>() {
+                Ok(t) if t.is_finite() && t >= 0.0 => {
+                    self.move_time = (t > 0.0).then_some(t);
+                    let what = if t > 0.0 { format!("{t} s per move") } else { "none".into() };
+                    writeln!(out, "engine time per move: {what}")?;
+                }
+                _ => writeln!(out, "movetime must be a number of seconds")?,
             },
             ("save", Some(path)) => match self.save(path) {
                 Ok(()) => writeln!(out, "saved to {path}")?,
@@ -494,7 +539,7 @@ impl<'a> Terminal<'a> {
                 Ok(()) => self.engine_moves(out)?,
                 Err(e) => writeln!(out, "{e}")?,
             },
-            ("level" | "time" | "save" | "load", None) => writeln!(out, "'{cmd}' needs an argument; {HELP}")?,
+            ("level" | "time" | "movetime" | "save" | "load", None) => writeln!(out, "'{cmd}' needs an argument; {HELP}")?,
             _ => match Square::parse(cmd) {
                 Ok(mv) if self.game.position().to_move == self.engine && !self.game.is_over() => {
                     writeln!(out, "it is the engine's turn ({mv} ignored); type 'swap' to take this side")?

@@ -30,6 +30,9 @@ pub const COMMANDS: &[&str] = &[
     "list_games",
     "set_level",
     "oxello-risk",
+    "oxello-ponder",
+    "oxello-clock",
+    "kgs-time_settings",
     "gogui-rules_game_id",
     "gogui-rules_board_size",
     "gogui-rules_board",
@@ -74,6 +77,11 @@ pub enum Command {
     /// `oxello-risk <c>`: the risk-aware search style at confidence c percent (1-99); 0 or
     /// `off`: the ordinary search.
     Risk(Option<u32>),
+    /// `oxello-ponder on|off`: think on the opponent's time.
+    Ponder(bool),
+    /// `oxello-clock`: how the next move of the side to move would be timed (the clock left,
+    /// and whether the clock or the level decides), for a controller's log or a test.
+    Clock,
     RulesGameId,
     RulesBoardSize,
     RulesBoard,
@@ -208,6 +216,36 @@ pub fn parse(line: &str) -> Result<Option<Request>, ParseError> {
         "set_game" => Command::SetGame(args.to_string()),
         "list_games" => Command::ListGames,
         "set_level" => Command::SetLevel(int(args)?),
+        "oxello-clock" => Command::Clock,
+        "oxello-ponder" => match args.trim().to_ascii_lowercase().as_str() {
+            "on" | "1" | "true" => Command::Ponder(true),
+            "off" | "0" | "false" => Command::Ponder(false),
+            _ => return Err(fail("syntax error (expected on or off)")),
+        },
+        // KGS's clock kinds as GTP time settings: Japanese byo-yomi (each period one move) as
+        // Canadian periods of one stone, which is what it means for the next move.
+        "kgs-time_settings" => {
+            let words: Vec<&str> = args.split_whitespace().collect();
+            let (main, byo_time, byo_stones) = match words.as_slice() {
+                ["none"] => (0.0, 1.0, 0),
+                ["absolute", m] => (number(m)?, 0.0, 0),
+                ["byoyomi", m, t, periods] => {
+                    int(periods)?;
+                    (number(m)?, number(t)?, 1)
+                }
+                ["canadian", m, t, s] => (number(m)?, number(t)?, int(s)?),
+                _ => {
+                    return Err(fail(
+                        "syntax error (expected none, absolute M, byoyomi M T P or canadian M T S)",
+                    ));
+                }
+            };
+            Command::TimeSettings {
+                main,
+                byo_time,
+                byo_stones,
+            }
+        }
         "oxello-risk" => Command::Risk(
             super::risk_confidence(args)
                 .ok_or_else(|| fail("syntax error (expected a confidence in percent 1-99, or 0 or off)"))?,

@@ -34,6 +34,9 @@ pub struct Message<T> {
 pub struct StopSignal {
     flag: AtomicBool,
     pending: AtomicUsize,
+    /// Raised by every input, interrupting or not: what stops background work (a ponder, a
+    /// `learn`), which must give way to any command.
+    input: AtomicBool,
 }
 
 impl StopSignal {
@@ -50,6 +53,23 @@ impl StopSignal {
     fn announce(&self) {
         self.pending.fetch_add(1, Ordering::SeqCst);
         self.flag.store(true, Ordering::SeqCst);
+    }
+
+    /// The flag background work polls: raised by the next input of any kind.
+    pub fn input_flag(&self) -> &AtomicBool {
+        &self.input
+    }
+
+    /// Engine side, before looking at the queue and starting background work: the input flag
+    /// is lowered, so it only reports inputs queued from now on. (The reader raises it after
+    /// queueing, so an input is always either seen in the queue or raises the flag later.)
+    pub fn clear_input(&self) {
+        self.input.store(false, Ordering::SeqCst);
+    }
+
+    /// Reader side: an input was queued.
+    fn input_arrived(&self) {
+        self.input.store(true, Ordering::SeqCst);
     }
 
     /// Engine side: an interrupting command was taken from the queue. Its flag has done its job
@@ -85,7 +105,9 @@ pub fn spawn_reader<T: Send + 'static>(
         if interrupting {
             stop.announce();
         }
-        tx.send(Message { input, interrupting }).is_ok()
+        let sent = tx.send(Message { input, interrupting }).is_ok();
+        stop.input_arrived();
+        sent
     };
     thread::spawn(move || {
         if let Some(line) = first {

@@ -24,6 +24,8 @@ pub enum Command {
     /// `set risk <c>`: the risk-aware search style at confidence c percent (1-99); 0 or
     /// `off`: the ordinary search (an oxello extension).
     SetRisk(Option<u32>),
+    /// `set ponder on|off`: think on the opponent's time (an oxello extension).
+    SetPonder(bool),
     /// `move <mv>[/<eval>[/<time>]]` (slashes or spaces): play it.
     Move(Ply),
     /// `hint <n>`: stream evaluations of the best `n` moves.
@@ -46,7 +48,7 @@ impl Command {
     pub fn interrupts(&self) -> bool {
         !matches!(
             self,
-            Command::SetDepth(_) | Command::SetContempt(_) | Command::SetRisk(_) | Command::Ignored(_)
+            Command::SetDepth(_) | Command::SetContempt(_) | Command::SetRisk(_) | Command::SetPonder(_) | Command::Ignored(_)
         )
     }
 }
@@ -116,6 +118,11 @@ fn parse_set(line: &str, args: &str) -> Result<Command, ParseError> {
         "risk" => match super::risk_confidence(value) {
             Some(c) => Ok(Command::SetRisk(c)),
             None => err("expected a confidence in percent (1-99), or 0 or off"),
+        },
+        "ponder" => match value.trim().to_ascii_lowercase().as_str() {
+            "on" | "1" | "true" => Ok(Command::SetPonder(true)),
+            "off" | "0" | "false" => Ok(Command::SetPonder(false)),
+            _ => err("expected on or off"),
         },
         "game" => match GgfGame::parse(value) {
             Ok(g) => Ok(Command::SetGame(Box::new(g))),
@@ -227,6 +234,9 @@ mod tests {
         assert!(matches!(ok("set risk 95"), Command::SetRisk(Some(95))));
         assert!(matches!(ok("set risk off"), Command::SetRisk(None)));
         assert!(parse("set risk 100").is_err());
+        assert!(matches!(ok("set ponder on"), Command::SetPonder(true)));
+        assert!(matches!(ok("set ponder 0"), Command::SetPonder(false)));
+        assert!(parse("set ponder maybe").is_err());
         assert!(matches!(ok("set myname Fred"), Command::Ignored(_)));
         assert!(matches!(ok("set colour blue"), Command::Ignored(_)));
     }

@@ -978,6 +978,9 @@ macro_rules! midgame_impl {
                     {
                         break;
                     }
+                    if req.limits.target.is_some_and(|t| self.start.elapsed() > t.mul_f64(0.85)) {
+                        break;
+                    }
                 }
                 let mut best = last.unwrap_or_else(|| {
                     self.info(

@@ -12,9 +12,13 @@ pub struct Limits {
     /// Maximum midgame depth in plies.
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
-    /// Time for this move: iterations are not started past about half of it, and the search
-    /// is aborted when it is used up.
+    /// Time for this move: the search is aborted when it is used up, and iterations are not
+    /// started past 0.3 of it (an iteration costs about twice all the ones before it).
     pub time: Option<Duration>,
+    /// The time to aim for (the time manager's soft target, below `time`): no iteration is
+    /// started past 0.6 of it either, so that a move ends near its target on average and the
+    /// hard limit is there for the iteration that runs long.
+    pub target: Option<Duration>,
 }
 
 /// Root search driver.

@@ -181,12 +181,15 @@ fn export(b: &Json) -> Result<Json, Refusal> {
 fn think_request(req: &Request) -> Result<(Position, u32, Task), Refusal> {
     let b = body(req)?;
     let g = game(&b)?;
-    let level = number(&b, "level", 0.0..=60.0)?.unwrap_or(12.0) as u32;
+    let chosen = number(&b, "level", 0.0..=60.0)?;
+    let level = chosen.unwrap_or(12.0) as u32;
     let task = if req.path == "/api/move" {
         let clock = number(&b, "clock", 0.0..=1e6)?.filter(|&c| c > 0.0);
         let empties = g.position().board.empty_count();
+        // No level chosen (the page's "clock" entry) and a clock: the clock decides the depth.
         Task::Move {
-            time: clock.map(|c| move_budget(c, None, empties)),
+            time: clock.map(|c| move_budget(c, 0.0, None, empties)),
+            by_clock: chosen.is_none() && clock.is_some(),
         }
     } else {
         Task::Analyze

@@ -5,18 +5,19 @@
 use crate::base::SearchDepth;
 use crate::board::{Position, Square};
 use crate::engine::book::EngineBook;
-use crate::engine::{Think, ThinkInfo, ThinkRequest, think_position};
+use crate::engine::{Budget, Think, ThinkInfo, ThinkRequest, think_position};
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use parking_lot::Mutex;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+#[cfg(test)]
 use std::time::Duration;
 
 /// What the page asks of the engine.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Task {
     /// Choose a move (from the book when the position is in it) within `time` if given.
-    Move { time: Option<Duration> },
+    Move { time: Option<Budget>, by_clock: bool },
     /// Value every legal move, depth after depth, after listing the book's moves.
     Analyze,
 }
@@ -125,11 +126,11 @@ fn run(thinker: &mut dyn Think, book: &EngineBook, job: &Job) {
         })));
         return;
     }
-    let (time, moves) = match job.task {
-        Task::Move { time } => (time, 1),
+    let (time, by_clock, moves) = match job.task {
+        Task::Move { time, by_clock } => (time, by_clock, 1),
         Task::Analyze => {
             send(Event::Book(book.hints(&pos)));
-            (None, pos.board.moves().count_ones().max(1) as usize)
+            (None, false, pos.board.moves().count_ones().max(1) as usize)
         }
     };
     let req = ThinkRequest {
@@ -140,6 +141,9 @@ fn run(thinker: &mut dyn Think, book: &EngineBook, job: &Job) {
         draw_value: 0.0,
         // The browser board plays and analyses with the ordinary search.
         risk: None,
+        by_clock,
+        // Pondering is for the protocols; the page's engine thinks only when asked.
+        until_stopped: false,
     };
     let r = think_position(thinker, &req, &job.stop, &mut |i| send(Event::Line(i)));
     send(Event::Done(r.map(|r| Decision {
@@ -189,7 +193,14 @@ mod tests {
     #[test]
     fn a_new_job_stops_the_running_one_and_a_stop_ends_the_last() {
         let w = Worker::start(Box::new(UntilStopped), EngineBook::default()).expect("thread");
-        let first = w.submit(Position::start(), 5, Task::Move { time: None });
+        let first = w.submit(
+            Position::start(),
+            5,
+            Task::Move {
+                time: None,
+                by_clock: false,
+            },
+        );
         assert!(matches!(next(&first), Event::Line(_)));
         let second = w.submit(Position::start(), 5, Task::Analyze);
         // The first is stopped and still says what it found.

@@ -60,6 +60,7 @@ pub fn play_game(black: &Player, white: &Player, opening: Position, searchers: &
                 depth: player.depth,
                 nodes: None,
                 time: player.time_per_move,
+                target: None,
             },
             exact_empties: player.exact_empties,
             wld_empties: player.wld_empties,
