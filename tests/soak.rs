@@ -673,7 +673,11 @@ fn ponder_latencies(samples: usize, engines: usize) -> (Vec<Duration>, Vec<Durat
             }
             thread::sleep(Duration::from_millis(50 + rng.below(250) as u64));
             let sent = Instant::now();
-            let request = if gtp { b"name".to_vec() } else { format!("ping {n}").into_bytes() };
+            let request = if gtp {
+                b"name".to_vec()
+            } else {
+                format!("ping {n}").into_bytes()
+            };
             engine.send(&request).expect("send");
             let want = if gtp { "= oxello".to_string() } else { format!("pong {n}") };
             loop {
