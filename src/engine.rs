@@ -13,8 +13,8 @@ pub mod ponder;
 pub mod searcher;
 pub mod terminal;
 
+use crate::base::SearchDepth;
 use crate::board::{Position, Square};
-use crate::protocol::SearchDepth;
 use crate::protocol::io::{self, Input, Message, Output, ProtocolKind, StopSignal};
 use crate::search::dist::Odds;
 use crossbeam_channel::{Receiver, TryRecvError};

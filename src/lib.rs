@@ -1,7 +1,9 @@
 //! oxello: an Othello engine. The library holds everything; `main.rs` is the command line.
 
+pub mod base;
 pub mod board;
 pub mod book;
+pub mod corpus;
 pub mod engine;
 pub mod eval;
 pub mod game;

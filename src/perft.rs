@@ -1,8 +1,8 @@
 //! perft: counts the leaves of the game tree to a fixed depth, the move generator's check.
 
+use crate::base::{Isa, Kernel};
 use crate::board::Board;
 use crate::board::bits::{self, Squares};
-use crate::search::kernel::Kernel;
 
 /// How a forced pass is counted.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
@@ -62,10 +62,10 @@ mod x86v3 {
 /// Leaves at `depth` plies below `b`. Finished games count as one leaf where they end.
 pub fn perft(b: Board, depth: u32, policy: PassPolicy, kernel: Kernel) -> u64 {
     // SAFETY: `kernel` comes from `Kernel::detect`, which checked the CPU features.
-    match kernel {
-        Kernel::Portable => unsafe { portable::run(b, depth, policy) },
+    match kernel.isa() {
+        Isa::Portable => unsafe { portable::run(b, depth, policy) },
         #[cfg(target_arch = "x86_64")]
-        Kernel::X86V3 => unsafe { x86v3::run(b, depth, policy) },
+        Isa::X86V3 => unsafe { x86v3::run(b, depth, policy) },
     }
 }
 
@@ -77,7 +77,7 @@ mod tests {
 
     #[test]
     fn perft_pass_as_move_to_depth_9() {
-        for kernel in [Kernel::Portable, Kernel::detect()] {
+        for kernel in [Kernel::PORTABLE, Kernel::detect()] {
             for (d, &n) in MODE1.iter().enumerate() {
                 assert_eq!(perft(Board::START, d as u32, PassPolicy::Move, kernel), n, "depth {d}");
             }
@@ -86,7 +86,7 @@ mod tests {
 
     #[test]
     fn perft_pass_skipped_to_depth_9() {
-        for kernel in [Kernel::Portable, Kernel::detect()] {
+        for kernel in [Kernel::PORTABLE, Kernel::detect()] {
             for (d, &n) in MODE1.iter().enumerate().take(9) {
                 assert_eq!(perft(Board::START, d as u32, PassPolicy::Skip, kernel), n, "depth {d}");
             }

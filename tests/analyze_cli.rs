@@ -65,6 +65,15 @@ fn bench_signature_is_deterministic() {
     assert!(nodes(&a).parse::<u64>().expect("nodes") > 1000);
 }
 
+/// The node count of the default `bench` (depth 10, one thread, fresh table): it changes only
+/// when the search or the evaluation changes, and then this number changes with it, on purpose.
+#[test]
+fn bench_signature_is_pinned() {
+    let (code, out) = run(&["bench", "--json"]);
+    assert_eq!(code, 0);
+    assert_eq!(field(out.lines().last().unwrap_or(""), "nodes"), "2378009", "{out}");
+}
+
 #[test]
 fn analyze_risk_reports_chances() {
     // The risk-aware style values every move (its value at the confidence) with its chances.

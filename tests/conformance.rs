@@ -10,6 +10,7 @@
 mod common;
 
 use common::Engine;
+use oxello::board::notation::square_name;
 use oxello::board::{Color, Position};
 
 /// Seeded xorshift, so every game is reproducible.
@@ -21,10 +22,6 @@ impl Rng {
         self.0 ^= self.0 << 17;
         (self.0 % n.max(1) as u64) as usize
     }
-}
-
-fn square_name(sq: usize) -> String {
-    format!("{}{}", (b'a' + (sq % 8) as u8) as char, sq / 8 + 1)
 }
 
 /// Square of a move text (`F5`, `d6`); None for a pass (`PA`, `pass`).

@@ -7,8 +7,10 @@ mod common;
 use common::run;
 use std::path::PathBuf;
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oxello-errors-cli-{}", std::process::id()));
+/// A folder of this test's own: the tests run at once, and one removing a shared folder broke
+/// another's output file.
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("oxello-errors-cli-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
@@ -51,7 +53,7 @@ fn usage_errors_name_the_option_and_the_valid_values() {
 
 #[test]
 fn file_errors_name_the_file_and_line() {
-    let dir = temp_dir();
+    let dir = temp_dir("files");
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "garbage\n").expect("written");
     let bad = bad.to_str().expect("UTF-8");
@@ -105,7 +107,7 @@ fn outputs_that_cannot_be_written_fail_before_the_work() {
 
 #[test]
 fn match_engines_that_do_not_start_are_named_by_their_option() {
-    let dir = temp_dir();
+    let dir = temp_dir("engines");
     let ggf = dir.join("m.ggf");
     let ggf = ggf.to_str().expect("UTF-8");
     let common = ["--count", "1", "--ggf", ggf];

@@ -8,6 +8,7 @@
 //! `SOAK_SESSIONS` and `SOAK_SECONDS` (10,000 sessions or 30 minutes) and prints the figures.
 
 use oxello::board::Position;
+use oxello::board::notation::square_name;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -150,10 +151,6 @@ impl Drop for Proc {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn square_name(sq: usize) -> String {
-    format!("{}{}", (b'a' + (sq % 8) as u8) as char, sq / 8 + 1)
 }
 
 /// A random legal game prefix of up to `plies` moves, as NBoard/GGF move texts.
@@ -676,7 +673,11 @@ fn ponder_latencies(samples: usize, engines: usize) -> (Vec<Duration>, Vec<Durat
             }
             thread::sleep(Duration::from_millis(50 + rng.below(250) as u64));
             let sent = Instant::now();
-            let request = if gtp { b"name".to_vec() } else { format!("ping {n}").into_bytes() };
+            let request = if gtp {
+                b"name".to_vec()
+            } else {
+                format!("ping {n}").into_bytes()
+            };
             engine.send(&request).expect("send");
             let want = if gtp { "= oxello".to_string() } else { format!("pong {n}") };
             loop {

@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 use oxello::board::Square;
 use oxello::engine::book::EngineBook;
 use oxello::engine::{EngineOptions, Think, ThinkInfo, ThinkRequest, ThinkResult};
-use oxello::protocol::SearchDepth;
+use oxello::base::SearchDepth;
 use oxello::protocol::io::Output;
 use std::sync::atomic::AtomicBool;
 

@@ -2,7 +2,7 @@
 //!
 //! Bit i is square i, A1 = bit 0, H1 = bit 7, A8 = bit 56, H8 = bit 63 (OBF order).
 //! The fast functions here are plain Rust written so that, once inlined into a caller compiled
-//! with `popcnt`/`lzcnt`/`bmi1` enabled (see `search::kernel`), they become single instructions;
+//! with `popcnt`/`lzcnt`/`bmi1` enabled (see `base::kernel`), they become single instructions;
 //! compiled without those features they are still correct. `oracle` is the slow, obviously
 //! correct reference the tests compare them against.
 

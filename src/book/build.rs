@@ -3,9 +3,9 @@
 //! turn until `plies`, where positions become leaves valued by one search.
 
 use super::{Book, Deviation, Entry, Key, Searched, Valuer, child_value, children};
+use crate::base::OrderingEval;
+use crate::base::SearchDepth;
 use crate::board::{Board, Square};
-use crate::protocol::SearchDepth;
-use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
 use crate::search::request::{Pruning, SearchRequest};
 use std::collections::HashSet;

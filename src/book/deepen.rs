@@ -5,8 +5,8 @@
 //! lead, removes that bias where it matters without deepening the whole book.
 
 use super::{Book, Deviation, Entry, Key, Searched, Valuer, child_value, children, key};
+use crate::base::SearchDepth;
 use crate::board::{Board, Square};
-use crate::protocol::SearchDepth;
 use std::collections::HashSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -8,9 +8,9 @@
 //! ```
 
 use super::{Book, Deviation, Entry};
+use crate::base::SearchDepth;
 use crate::board::notation::{format_position, parse_position};
 use crate::board::{Board, Color, Position, Square};
-use crate::protocol::SearchDepth;
 use std::fmt;
 use std::path::Path;
 

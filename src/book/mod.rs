@@ -16,9 +16,9 @@ pub mod stats;
 pub use build::{BuildOptions, SearchValuer, Shard, build, resume};
 pub use file::BookError;
 
+use crate::base::SearchDepth;
 use crate::board::symmetry::{apply_square, canonical, inverse};
 use crate::board::{Board, Square};
-use crate::protocol::SearchDepth;
 use std::collections::{HashMap, HashSet};
 
 /// Learning stops after this many plies: deeper positions are the search's business.

@@ -112,8 +112,8 @@ impl fmt::Display for Stats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::SearchDepth;
     use crate::book::{Deviation, Entry};
-    use crate::protocol::SearchDepth;
 
     #[test]
     fn counts_plies_depths_and_main_line_ends() {

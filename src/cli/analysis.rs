@@ -1,12 +1,13 @@
 //! Analysis and benchmarks: solve, perft, analyze, bench.
 
-use oxello::engine::UserClock;
 use super::{Globals, Outcome, load};
 use clap::Subcommand;
+use oxello::base::Kernel;
+use oxello::base::OrderingEval;
 use oxello::board::notation::render;
+use oxello::engine::UserClock;
 use oxello::perft::{self, PassPolicy};
-use oxello::search::endgame::{OrderingEval, SolveMode};
-use oxello::search::kernel::Kernel;
+use oxello::search::endgame::SolveMode;
 use oxello::search::midgame::Searcher;
 use oxello::search::request::{Driver, Pruning};
 use oxello::tools::analyze::{self, AnalyzeDepth};

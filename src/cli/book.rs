@@ -3,12 +3,12 @@
 
 use super::{Eval, Globals, Outcome, load, play};
 use clap::Subcommand;
+use oxello::base::OrderingEval;
+use oxello::base::SearchDepth;
 use oxello::board::notation::render;
 use oxello::board::{Board, Position};
 use oxello::book::stats::Stats;
 use oxello::book::{self, Book, BuildOptions, SearchValuer, Shard};
-use oxello::protocol::SearchDepth;
-use oxello::search::endgame::OrderingEval;
 use oxello::search::midgame::Searcher;
 use oxello::search::request::Pruning;
 use std::path::{Path, PathBuf};

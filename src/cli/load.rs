@@ -43,8 +43,13 @@ fn install_endcut(params: Option<&Path>) -> Result<(), String> {
     let name = path.display().to_string();
     let text = read_text(&path)?;
     let model = EndCut::parse(&text, &name).map_err(|e| e.to_string())?;
-    EndCut::install(model);
-    Ok(())
+    // The model is read once per process; a second install would leave the first in use
+    // while the caller believed the file was loaded.
+    if EndCut::install(model) {
+        Ok(())
+    } else {
+        Err(format!("{name}: an end-cut model is already in use"))
+    }
 }
 
 /// The MPC table: `--params DIR/mpc.txt` when present, else the embedded one.

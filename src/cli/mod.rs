@@ -17,13 +17,14 @@
 
 pub mod analysis;
 pub mod book;
+pub mod corpus;
 pub mod load;
 pub mod matches;
 pub mod play;
 pub mod training;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use oxello::search::endgame::OrderingEval;
+use oxello::base::OrderingEval;
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -3,12 +3,13 @@
 
 use super::{Globals, Outcome, load};
 use clap::Subcommand;
+use oxello::base::OrderingEval;
 use oxello::board::notation::{parse_transcript, play_transcript};
 use oxello::board::{Position, Square};
+use oxello::corpus::LabelPolicy;
 use oxello::eval::Evaluator;
 use oxello::eval::bootstrap::BootstrapEval;
 use oxello::eval::dataset::{self, Record};
-use oxello::search::endgame::OrderingEval;
 use oxello::search::request::Pruning;
 use oxello::tools::selfplay::{self, SelfplayOptions};
 use oxello::tools::{evalmae, fitendcut, fitmpc, matchplay, probcut_report, train};
@@ -32,6 +33,11 @@ pub enum Command {
     ProbcutReport(ProbcutReportArgs),
     /// Match the selected evaluation against the bootstrap one at equal depth (both colours).
     EvalMatch(EvalMatchArgs),
+    /// The training corpus (corpus/): generate games into it, print its figures, merge shards.
+    Corpus {
+        #[command(subcommand)]
+        action: super::corpus::Action,
+    },
     /// Write openings: random N-ply lines whose search score is within ±max discs (or in a band).
     Openings(OpeningsArgs),
 }
@@ -79,8 +85,14 @@ pub struct SelfplayArgs {
 
 #[derive(clap::Args)]
 pub struct TrainArgs {
+    /// Dataset files (text records) and corpus folders or shard files (`corpus`).
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
+    /// The label of a corpus position before perfect play: the game's result (`game`), the
+    /// value of the search that chose its move (`search`), or that value from N empties up and
+    /// the result below (`search-from-N`).
+    #[arg(long, default_value = "game", value_parser = LabelPolicy::parse)]
+    labels: LabelPolicy,
     #[arg(long, default_value = "params/eval.bin")]
     out: PathBuf,
     /// Conjugate-gradient iterations of the least-squares fit.
@@ -139,6 +151,17 @@ pub struct EvalMaeArgs {
     /// Selectivity of the reference search (percent; 100: none).
     #[arg(long, default_value_t = 95, value_parser = clap::value_parser!(u32).range(1..=100))]
     reference_selectivity: u32,
+    /// Corpus positions before perfect play carry the game's result (`game`) or their move's
+    /// search value (`search`); with --fresh either is measured against the reference.
+    #[arg(long, default_value = "game", value_parser = LabelPolicy::parse)]
+    labels: LabelPolicy,
+    /// Search the reference even where the record has a search label, and report the labels'
+    /// own error (label-MAE).
+    #[arg(long)]
+    fresh: bool,
+    /// Take positions from every game, not only the held-out ones (data no fit has seen).
+    #[arg(long)]
+    any_game: bool,
 }
 
 #[derive(clap::Args)]
@@ -267,6 +290,7 @@ pub fn run(command: Command, globals: &Globals, eval: &(dyn OrderingEval + Sync)
     match command {
         Command::Selfplay(args) => self_play(&args, eval),
         Command::Train(args) => train(&args, globals, eval),
+        Command::Corpus { action } => super::corpus::run(action, globals, eval),
         Command::EvalMae(args) => eval_mae(&args, eval),
         Command::FitMpc(args) => fit_mpc(&args, eval),
         Command::FitEndcut(args) => fit_endcut(&args, eval),
@@ -380,7 +404,8 @@ fn train(args: &TrainArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) 
         stages: args.stages.clone(),
         fraction: args.fraction,
     };
-    let records = read_records(&args.data, "train")?;
+    let policy = args.labels;
+    let records = read_records_as(&args.data, "train", policy)?;
     if args.calibrate > 0 {
         let (shift, n) = train::calibrate(&records, args.calibrate, [21, 22], eval, opts.threads);
         eprintln!(
@@ -402,8 +427,9 @@ fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         load::output_folder(path)?;
     }
     let (min_empties, max_empties, depth) = (args.min_empties, args.max_empties, args.depth);
-    let records = read_records(&args.data, "eval-mae")?;
-    let picked = evalmae::pick(&records, min_empties..=max_empties, args.positions);
+    let policy = args.labels;
+    let records = read_records_as(&args.data, "eval-mae", policy)?;
+    let picked = evalmae::pick(&records, min_empties..=max_empties, args.positions, args.any_game);
     let reference = match args.reference_depth {
         0 => evalmae::Reference::Exact,
         d => evalmae::Reference::Search {
@@ -411,7 +437,7 @@ fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
             percent: args.reference_selectivity,
         },
     };
-    let r = evalmae::measure(&picked, depth, reference, eval, true);
+    let r = evalmae::measure(&picked, depth, reference, args.fresh, eval, true);
     if let Some(path) = &args.save {
         load::write(path, evalmae::format_records(&r.solved))?;
     }
@@ -423,10 +449,15 @@ fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         "{} held-out positions at {min_empties}-{max_empties} empties, against {against}: static evaluation MAE {:.2} discs, depth-{depth} search MAE {:.2} discs",
         r.positions, r.static_mae, r.search_mae
     );
-    println!("empties positions static-MAE static-bias depth-{depth}-MAE depth-{depth}-bias");
+    println!("empties positions static-MAE static-bias depth-{depth}-MAE depth-{depth}-bias label-MAE label-bias");
     for x in &r.rows {
+        let label = if x.label_positions > 0 {
+            format!("{:9.2} {:10.2}", x.label_mae, x.label_bias)
+        } else {
+            format!("{:>9} {:>10}", "-", "-")
+        };
         println!(
-            "{:7} {:9} {:10.2} {:11.2} {:11.2} {:12.2}",
+            "{:7} {:9} {:10.2} {:11.2} {:11.2} {:12.2} {label}",
             x.empties, x.positions, x.static_mae, x.static_bias, x.search_mae, x.search_bias
         );
     }
@@ -589,11 +620,28 @@ fn eval_match(args: &EvalMatchArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome
     Ok(ExitCode::SUCCESS)
 }
 
-/// Reads dataset files; bad records are reported by line (the first ten per file) and skipped.
+/// Reads dataset files and corpora (game-result labels before perfect play).
 fn read_records(data: &[PathBuf], tool: &str) -> Result<Vec<Record>, String> {
+    read_records_as(data, tool, LabelPolicy::Game)
+}
+
+/// Reads dataset files; bad records are reported by line (the first ten per file) and skipped.
+/// A folder or a `.oxc` file is a corpus, read whole (any bad shard is an error), its
+/// positions before perfect play labelled by `policy`.
+fn read_records_as(data: &[PathBuf], tool: &str, policy: LabelPolicy) -> Result<Vec<Record>, String> {
     let mut records = Vec::new();
-    for (k, file) in data.iter().enumerate() {
-        let (r, errors) = dataset::parse_file(&load::read_text(file)?, k);
+    let is_corpus = |p: &PathBuf| p.is_dir() || p.extension().is_some_and(|x| x == "oxc");
+    let corpora: Vec<PathBuf> = data.iter().filter(|p| is_corpus(p)).cloned().collect();
+    if !corpora.is_empty() {
+        records.extend(super::corpus::records(&corpora, policy)?);
+    }
+    // Text datasets' game numbers restart in each file; a file index after the corpora's
+    // runs (each a multiple of RUN_STRIDE apart) keeps them apart.
+    for (k, file) in data.iter().filter(|p| !is_corpus(p)).enumerate() {
+        let (mut r, errors) = dataset::parse_file(&load::read_text(file)?, k);
+        for rec in &mut r {
+            rec.game += oxello::corpus::store::RUN_STRIDE * 1_000;
+        }
         report_skipped(file, &errors);
         records.extend(r);
     }

@@ -1,10 +1,10 @@
 //! The opening book as the engines use it: probed before thinking, grown by NBoard `learn`.
 
 use super::{Think, ThinkInfo, ThinkRequest, think_position};
+use crate::base::SearchDepth;
 use crate::board::{Board, Color, Position, Square};
 use crate::book::{Book, Learned, Searched, Valuer};
 use crate::game::Game;
-use crate::protocol::SearchDepth;
 use crate::rng::{GAMMA, mix};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -396,9 +396,9 @@ impl Session for GtpSession {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::SearchDepth;
     use crate::board::Position;
     use crate::engine::{ThinkInfo, ThinkResult};
-    use crate::protocol::SearchDepth;
     use parking_lot::Mutex;
     use std::sync::Arc;
 
@@ -466,8 +466,7 @@ mod tests {
         let sink = Sink::default();
         let mut out = Output::new(Box::new(sink.clone()));
         s.handle(crate::protocol::gtp::parse(line), &AtomicBool::new(false), &mut out);
-        let text = String::from_utf8_lossy(&sink.0.lock()).trim().to_string();
-        text
+        String::from_utf8_lossy(&sink.0.lock()).trim().to_string()
     }
 
     /// Plays `genmove b` and returns (our move, the reply the search expected).

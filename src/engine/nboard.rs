@@ -2,9 +2,7 @@
 
 use super::book::EngineBook;
 use super::ponder::Ponder;
-use super::{
-    EngineOptions, Flow, Session, Think, ThinkInfo, ThinkRequest, UserClock, fixed_budget, move_budget, think_position,
-};
+use super::{EngineOptions, Flow, Session, Think, ThinkInfo, ThinkRequest, UserClock, fixed_budget, move_budget, think_position};
 use crate::board::{Board, Color, Square};
 use crate::game::{Game, Ply};
 use crate::protocol::io::Output;
@@ -100,13 +98,7 @@ impl NboardSession {
     }
 
     /// `request` for `position`, budgeted as at `empties` empties (default: its own).
-    fn request_at(
-        &self,
-        position: crate::board::Position,
-        moves: usize,
-        timed: bool,
-        empties: Option<u32>,
-    ) -> ThinkRequest {
+    fn request_at(&self, position: crate::board::Position, moves: usize, timed: bool, empties: Option<u32>) -> ThinkRequest {
         let empties = empties.unwrap_or(position.board.empty_count());
         let black_view = f64::from(self.contempt) / 100.0;
         let draw_value = match position.to_move {

@@ -88,7 +88,12 @@ impl Ponder {
         } else {
             self.misses += 1;
         }
-        log::info!("ponder {} ({} hits, {} misses)", if hit { "hit" } else { "miss" }, self.hits, self.misses);
+        log::info!(
+            "ponder {} ({} hits, {} misses)",
+            if hit { "hit" } else { "miss" },
+            self.hits,
+            self.misses
+        );
         Some(hit)
     }
 }

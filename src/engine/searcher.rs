@@ -2,13 +2,14 @@
 //! (midgame depth, exact/WLD solve empties, selectivity), the trained evaluation, MPC.
 
 use super::{Budget, Think, ThinkInfo, ThinkRequest, ThinkResult};
+use crate::base::DepthKind;
+use crate::base::OrderingEval;
+use crate::base::SearchDepth;
 use crate::board::Square;
 use crate::board::bits::Squares;
-use crate::protocol::SearchDepth;
-use crate::search::endgame::OrderingEval;
 use crate::search::levels::{Level, Levels};
 use crate::search::midgame::Searcher;
-use crate::search::request::{DepthKind, Driver, Limits, Pruning, SearchInfo, SearchRequest};
+use crate::search::request::{Driver, Limits, Pruning, SearchInfo, SearchRequest};
 use crate::search::risk::{self, Risk, RiskLine};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

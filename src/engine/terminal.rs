@@ -2,11 +2,11 @@
 
 use super::book::EngineBook;
 use super::{Think, ThinkInfo, ThinkRequest, UserClock, fixed_budget, move_budget, think_position};
+use crate::base::SearchDepth;
 use crate::board::notation::{Square, render};
 use crate::board::{Color, Position};
 use crate::game::{Game, Ply};
 use crate::ggf::GgfGame;
-use crate::protocol::SearchDepth;
 use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

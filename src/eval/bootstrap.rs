@@ -1,9 +1,9 @@
 //! A hand-written evaluation: mobility, potential mobility and corners. Round 0 of training
 //! (the first self-play games) and the baseline the trained weights are measured against.
 
+use crate::base::OrderingEval;
 use crate::board::Board;
 use crate::board::bits;
-use crate::search::endgame::OrderingEval;
 
 pub struct BootstrapEval;
 

@@ -12,17 +12,17 @@ use crate::board::Board;
 use crate::board::bits::Squares;
 use std::sync::LazyLock;
 
-/// Index lanes: the folded instances, padded to a multiple of the vector width.
-pub const LANES: usize = 64;
+/// Index lanes: defined with the ordering trait, whose signature carries them.
+pub use crate::base::LANES;
 
 /// Every instance's index from both sides' views.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Features {
     /// 1 = the side to move's disc, 2 = the opponent's.
-    pub me: [u16; LANES],
+    me: [u16; LANES],
     /// 1 = the opponent's disc, 2 = the side to move's.
-    pub opp: [u16; LANES],
+    opp: [u16; LANES],
 }
 
 /// For each square, what one disc of the "1" side on it adds to each instance's index.
@@ -78,6 +78,12 @@ impl Features {
         add(&mut f.opp, &p);
         add(&mut f.opp, &p);
         f
+    }
+
+    /// The side to move's indices (what the leaf evaluation reads).
+    #[inline(always)]
+    pub fn me(&self) -> &[u16; LANES] {
+        &self.me
     }
 
     /// The child's indices after the side to move plays `sq`, flipping `flips`.

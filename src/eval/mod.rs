@@ -10,11 +10,11 @@ pub mod incremental;
 pub mod patterns;
 pub mod weights;
 
+use crate::base::OrderingEval;
+use crate::base::{Isa, Kernel};
 use crate::board::Board;
 use crate::board::bits;
 use crate::board::symmetry;
-use crate::search::endgame::OrderingEval;
-use crate::search::kernel::Kernel;
 use incremental::LANES;
 use patterns::{INSTANCES, PATTERN_WEIGHTS};
 pub use weights::EvalError;
@@ -295,14 +295,18 @@ impl Evaluator {
         (self.pattern_sum(b, w) + other_terms(w, b, moves)) * (256 / SCALE)
     }
 
-    /// The same from the position's incremental pattern indices (`f` must be `b`'s), in the
-    /// fastest compiled copy: the search's leaves land here.
-    pub fn evaluate_fine_features(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
-        match self.kernel {
-            Kernel::Portable => self.fine_features(b, me, moves),
+    /// The same from the position's incremental pattern indices, in the fastest compiled copy:
+    /// the search's leaves land here.
+    ///
+    /// # Safety
+    /// `me` must be `b`'s indices as `incremental::Features::new` computes them (or `play` along
+    /// real moves keeps them): the vector copy reads the weight tables at those indices unchecked.
+    pub unsafe fn evaluate_fine_features(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
+        match self.kernel.isa() {
+            Isa::Portable => self.fine_features(b, me, moves),
             // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86V3 => unsafe { self.fine_features_x86v3(b, me, moves) },
+            Isa::X86V3 => unsafe { self.fine_features_x86v3(b, me, moves) },
         }
     }
 
@@ -472,8 +476,9 @@ impl OrderingEval for Evaluator {
         to_discs(self.evaluate_fine_with_moves(b, moves))
     }
 
-    fn evaluate_features(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
-        to_discs(self.evaluate_fine_features(b, me, moves))
+    unsafe fn evaluate_features(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
+        // SAFETY: the trait method's contract is `evaluate_fine_features`'.
+        to_discs(unsafe { self.evaluate_fine_features(b, me, moves) })
     }
 }
 
@@ -569,11 +574,12 @@ mod tests {
             // The search's leaf evaluation from incremental indices, in every compiled copy.
             let f = incremental::Features::new(incremental::Deltas::get(), &b);
             let moves = b.moves();
-            for kernel in [Kernel::Portable, Kernel::detect()] {
+            for kernel in [Kernel::PORTABLE, Kernel::detect()] {
                 let mut k = e.clone();
                 k.kernel = kernel;
                 assert_eq!(
-                    k.evaluate_fine_features(&b, &f.me, moves),
+                    // SAFETY: `f` was computed from `b`.
+                    unsafe { k.evaluate_fine_features(&b, f.me(), moves) },
                     e.evaluate_fine(&b),
                     "{kernel:?} {b:?}"
                 );

@@ -234,7 +234,11 @@ pub fn parse(line: &str) -> Result<Option<Request>, ParseError> {
                     (number(m)?, number(t)?, 1)
                 }
                 ["canadian", m, t, s] => (number(m)?, number(t)?, int(s)?),
-                _ => return Err(fail("syntax error (expected none, absolute M, byoyomi M T P or canadian M T S)")),
+                _ => {
+                    return Err(fail(
+                        "syntax error (expected none, absolute M, byoyomi M T P or canadian M T S)",
+                    ));
+                }
             };
             Command::TimeSettings {
                 main,

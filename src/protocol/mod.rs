@@ -7,53 +7,12 @@ pub mod gtp;
 pub mod io;
 pub mod nboard;
 
-use crate::search::request::DepthKind;
 use nom::IResult;
 use nom::Parser;
 use nom::bytes::complete::take_while1;
 use nom::character::complete::{digit1, one_of, space0};
 use nom::combinator::{all_consuming, opt, recognize};
 use nom::sequence::delimited;
-use std::fmt;
-
-/// How far a reported value was searched, as NBoard's depth field shows it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum SearchDepth {
-    /// A midgame search of this many plies (`12`).
-    Plies(u32),
-    /// A selective search: depth at a confidence in percent (`22@95%`).
-    Selective { depth: u32, percent: u32 },
-    /// Exact solve (`100%`).
-    Exact,
-    /// Win/loss/draw solve (`100%W`).
-    Wld,
-    /// Probable win/loss/draw solve at a confidence (`95%W`).
-    ProbableWld { percent: u32 },
-}
-
-impl From<DepthKind> for SearchDepth {
-    fn from(kind: DepthKind) -> SearchDepth {
-        match kind {
-            DepthKind::Midgame { depth, percent: 100 } => SearchDepth::Plies(depth),
-            DepthKind::Midgame { depth, percent } => SearchDepth::Selective { depth, percent },
-            DepthKind::Wld => SearchDepth::Wld,
-            DepthKind::ProbableWld { percent } => SearchDepth::ProbableWld { percent },
-            DepthKind::Exact => SearchDepth::Exact,
-        }
-    }
-}
-
-impl fmt::Display for SearchDepth {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SearchDepth::Plies(d) => write!(f, "{d}"),
-            SearchDepth::Selective { depth, percent } => write!(f, "{depth}@{percent}%"),
-            SearchDepth::Exact => f.write_str("100%"),
-            SearchDepth::Wld => f.write_str("100%W"),
-            SearchDepth::ProbableWld { percent } => write!(f, "{percent}%W"),
-        }
-    }
-}
 
 /// Fixed-point decimal with no exponent and no `-0.00` (GUIs parse numbers without exponent).
 /// Non-finite values print as 0.
@@ -115,15 +74,6 @@ mod tests {
         for bad in ["100", "-5", "x", "", "50%", "5 5"] {
             assert_eq!(risk_confidence(bad), None, "{bad}");
         }
-    }
-
-    #[test]
-    fn depth_strings() {
-        assert_eq!(SearchDepth::Plies(12).to_string(), "12");
-        assert_eq!(SearchDepth::Selective { depth: 22, percent: 95 }.to_string(), "22@95%");
-        assert_eq!(SearchDepth::Exact.to_string(), "100%");
-        assert_eq!(SearchDepth::ProbableWld { percent: 95 }.to_string(), "95%W");
-        assert_eq!(SearchDepth::Wld.to_string(), "100%W");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The NBoard protocol (version 2, PROTOCOLS.md §1): commands from the GUI and our replies.
 
-use super::{SearchDepth, fixed, token, whole, whole_int};
+use super::{fixed, token, whole, whole_int};
+use crate::base::SearchDepth;
 use crate::board::Square;
 use crate::game::Ply;
 use crate::ggf::{GgfGame, parse_ply};
@@ -47,11 +48,7 @@ impl Command {
     pub fn interrupts(&self) -> bool {
         !matches!(
             self,
-            Command::SetDepth(_)
-                | Command::SetContempt(_)
-                | Command::SetRisk(_)
-                | Command::SetPonder(_)
-                | Command::Ignored(_)
+            Command::SetDepth(_) | Command::SetContempt(_) | Command::SetRisk(_) | Command::SetPonder(_) | Command::Ignored(_)
         )
     }
 }

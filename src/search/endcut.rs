@@ -81,6 +81,7 @@ impl EndCut {
 
     /// Makes `model` the active one for the rest of the process (the program does this at
     /// start-up, before any solve). False when a model was already in use.
+    #[must_use]
     pub fn install(model: EndCut) -> bool {
         ACTIVE.set(model).is_ok()
     }

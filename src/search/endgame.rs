@@ -8,32 +8,16 @@
 
 use super::busy::BusyTable;
 use super::endcut::EndCut;
-use super::kernel::Kernel;
 use super::mpc;
 use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
+use crate::base::{Isa, Kernel, OrderingEval};
 use crate::board::bits::{self, Squares};
 use crate::board::stability::stable_discs;
 use crate::board::{Board, Square};
-use crate::eval::incremental::LANES;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
-
-/// Scores the position for the side to move (higher is better); used to order moves
-/// far from the end. The midgame evaluation implements it.
-pub trait OrderingEval: Sync {
-    fn evaluate(&self, b: &Board) -> i32;
-    /// The same when the caller already has the side to move's legal moves.
-    fn evaluate_with_moves(&self, b: &Board, _moves: u64) -> i32 {
-        self.evaluate(b)
-    }
-    /// The same when the caller also keeps the position's incremental pattern indices (the
-    /// side to move's view, `Features::me`).
-    fn evaluate_features(&self, b: &Board, _me: &[u16; LANES], moves: u64) -> i32 {
-        self.evaluate_with_moves(b, moves)
-    }
-}
 
 /// Exact score or only win/loss/draw.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -185,7 +169,7 @@ const ORDER_DEPTH_FAR: u32 = 4;
 const ORDER_FAR_FROM: u32 = 33;
 
 /// Instantiates the solver's recursive functions, each carrying the given attributes
-/// (`#[target_feature]` for the fast copy). See `search::kernel`.
+/// (`#[target_feature]` for the fast copy). See `base::kernel`.
 /// `$moves4` gives the legal moves of four positions at once.
 macro_rules! endgame_impl {
     ($moves4:path; $(#[$attr:meta])*) => {
@@ -715,7 +699,7 @@ mod x86v3 {
         // SAFETY: this copy runs only where `Kernel::detect` found AVX2.
         unsafe { crate::board::bits::moves_x4_avx2(p, o) }
     }
-    // No AVX2 on the whole copy on purpose (see `search::kernel`); only the batched move
+    // No AVX2 on the whole copy on purpose (see `base::kernel`); only the batched move
     // generation of `moves_x4` uses it.
     endgame_impl!(moves_x4; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]);
 }
@@ -724,7 +708,7 @@ mod x86v3 {
 pub struct Solver {
     /// Shared with the other threads of a parallel search.
     pub tt: Arc<TranspositionTable>,
-    pub kernel: Kernel,
+    pub(crate) kernel: Kernel,
     pub config: SolverConfig,
     /// Threads of one solve (1: no helpers).
     pub threads: usize,
@@ -799,10 +783,10 @@ impl Solver {
             cut_t: 0.0,
         };
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
-        let score = match self.kernel {
-            Kernel::Portable => unsafe { portable::null_window(&mut ctx, *b, alpha) },
+        let score = match self.kernel.isa() {
+            Isa::Portable => unsafe { portable::null_window(&mut ctx, *b, alpha) },
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86V3 => unsafe { x86v3::null_window(&mut ctx, *b, alpha) },
+            Isa::X86V3 => unsafe { x86v3::null_window(&mut ctx, *b, alpha) },
         };
         SolveResult {
             score,
@@ -833,6 +817,15 @@ impl Solver {
             r.nodes += helpers.into_iter().map(|h| h.join().unwrap_or(0)).sum::<u64>();
             r
         })
+    }
+
+    /// `solve_with` on this thread alone, whatever `threads` says: for solves inside a
+    /// searched tree, where starting threads and a busy table for every PV node that reaches
+    /// the solve depth cost more than the small solve gains (the midgame's helper threads are
+    /// already busy with the tree's split points).
+    pub fn solve_alone(&mut self, b: &Board, params: &SolveParams, stop: &AtomicBool) -> SolveResult {
+        self.tt.new_search();
+        self.root_search(b, params, stop, None)
     }
 
     /// One thread's search of the root.
@@ -888,20 +881,20 @@ impl Solver {
     /// The `depth`-ply evaluation search the selective passes' ProbCut checks with.
     pub fn eval_search(&self, b: &Board, eval: &dyn OrderingEval, depth: u32) -> i32 {
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
-        match self.kernel {
-            Kernel::Portable => unsafe { portable::eval_search(eval, *b, depth) },
+        match self.kernel.isa() {
+            Isa::Portable => unsafe { portable::eval_search(eval, *b, depth) },
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86V3 => unsafe { x86v3::eval_search(eval, *b, depth) },
+            Isa::X86V3 => unsafe { x86v3::eval_search(eval, *b, depth) },
         }
     }
 
     /// One pass of the root search at the selectivity set in `ctx`.
     fn root_pass(&self, ctx: &mut Ctx, b: &Board, alpha: i32, beta: i32, guess: i32, pv: &mut Vec<Square>) -> i32 {
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
-        match self.kernel {
-            Kernel::Portable => unsafe { portable::root(ctx, *b, alpha, beta, guess, pv) },
+        match self.kernel.isa() {
+            Isa::Portable => unsafe { portable::root(ctx, *b, alpha, beta, guess, pv) },
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86V3 => unsafe { x86v3::root(ctx, *b, alpha, beta, guess, pv) },
+            Isa::X86V3 => unsafe { x86v3::root(ctx, *b, alpha, beta, guess, pv) },
         }
     }
 }
@@ -943,7 +936,7 @@ mod tests {
         for game in 0..200 {
             let b = crate::board::random_game(&mut seed, 9 + game % 3);
             let exact = minimax(b);
-            for kernel in [Kernel::Portable, Kernel::detect()] {
+            for kernel in [Kernel::PORTABLE, Kernel::detect()] {
                 solver.kernel = kernel;
                 solver.tt.clear();
                 let r = solver.solve(&b, SolveMode::Exact, None, &stop);

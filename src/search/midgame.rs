@@ -2,13 +2,13 @@
 //! MTD(f) at the root, a transposition table, eval-based move ordering, and a hand-off to the
 //! exact endgame solver when the remaining empties are within the requested solve depth.
 
-use super::endgame::{EXACT, OrderingEval, SolveMode, SolveParams, Solver};
-use super::kernel::Kernel;
+use super::endgame::{EXACT, SolveMode, SolveParams, Solver};
 use super::mpc::{MpcTable, TO_END};
-use super::request::{DepthKind, Driver, PROBABLE_PERCENTS, Pruning, SearchInfo, SearchRequest, SearchResult};
+use super::request::{Driver, PROBABLE_PERCENTS, Pruning, SearchInfo, SearchRequest, SearchResult};
 use super::split::{Pool, SplitPoint};
 use super::stack::Stack;
 use super::tt::{Store, TranspositionTable};
+use crate::base::{DepthKind, Isa, Kernel, OrderingEval};
 use crate::board::bits::{self, Squares};
 use crate::board::{Board, Square};
 use crate::eval::incremental::{Deltas, Features, LANES};
@@ -29,7 +29,12 @@ const SHALLOW_ORDER_DEPTH: u32 = 9;
 /// Half-width of the window of the ordering searches around the node's alpha, in discs.
 const ORDER_WINDOW: i32 = 2;
 /// Ordered moves: (key, square, child position).
-type Ordered = Stack<(i32, usize, Board), 64>;
+type Ordered = Stack<(i32, usize, Board), MAX_MOVES>;
+/// The most legal moves a position has, with room to spare (the move lists' capacity).
+const MAX_MOVES: usize = 64;
+/// A principal variation on the stack (PV nodes made a heap line each before). 128 holds
+/// every line: at most 60 moves and as many passes.
+type Line = Stack<Square, 128>;
 /// Nodes between two checks of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 4096;
 /// ProbCut check searches may themselves use ProbCut only this many levels deep. Three (was
@@ -68,7 +73,7 @@ pub struct Searcher {
     window: (i32, i32),
 }
 
-/// Which compiled copy of the recursive functions a `Run` uses (see `search::kernel`).
+/// Which compiled copy of the recursive functions a `Run` uses (see `base::kernel`).
 struct Portable;
 #[cfg(target_arch = "x86_64")]
 struct X86V3;
@@ -268,21 +273,21 @@ fn main_thread(
     report: &mut dyn FnMut(&SearchInfo),
 ) -> SearchResult {
     let req = args.req;
-    match kernel {
-        Kernel::Portable => Run::<Portable>::new(args, solver, pool).think(&req.board, req, report),
+    match kernel.isa() {
+        Isa::Portable => Run::<Portable>::new(args, solver, pool).think(&req.board, req, report),
         // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
         #[cfg(target_arch = "x86_64")]
-        Kernel::X86V3 => unsafe { Run::<X86V3>::new(args, solver, pool).think(&req.board, req, report) },
+        Isa::X86V3 => unsafe { Run::<X86V3>::new(args, solver, pool).think(&req.board, req, report) },
     }
 }
 
 /// A helper has no node budget of its own: the main thread's count decides.
 fn helper_thread(kernel: Kernel, args: RunArgs<'_>, solver: &mut Solver, pool: &Pool) {
-    match kernel {
-        Kernel::Portable => Run::<Portable>::new(args, solver, Some(pool)).without_node_limit().help(),
+    match kernel.isa() {
+        Isa::Portable => Run::<Portable>::new(args, solver, Some(pool)).without_node_limit().help(),
         // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
         #[cfg(target_arch = "x86_64")]
-        Kernel::X86V3 => unsafe { Run::<X86V3>::new(args, solver, Some(pool)).without_node_limit().help() },
+        Isa::X86V3 => unsafe { Run::<X86V3>::new(args, solver, Some(pool)).without_node_limit().help() },
     }
 }
 
@@ -361,7 +366,9 @@ impl<'a, K> Run<'a, K> {
     /// The evaluation of a leaf whose pattern indices and legal moves are known.
     #[inline]
     fn evaluate_leaf(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
-        self.eval.evaluate_features(b, me, moves).clamp(-64, 64)
+        // SAFETY: every caller passes `b`'s indices, kept by the search from `Features::new`
+        // at the root through `Features::play`/`play_me` with each move's real flips and `pass`.
+        unsafe { self.eval.evaluate_features(b, me, moves) }.clamp(-64, 64)
     }
 
     /// The pattern indices of `child`, reached from `b` by a move on `sq`.
@@ -443,7 +450,7 @@ impl<'a, K> Run<'a, K> {
 }
 
 /// Instantiates the recursive search functions for one compiled copy (kernel `$k`), each
-/// carrying the given attributes (`#[target_feature]` for the fast copy). See `search::kernel`.
+/// carrying the given attributes (`#[target_feature]` for the fast copy). See `base::kernel`.
 macro_rules! midgame_impl {
     ($k:ty; $(#[$attr:meta])*) => {
         impl<'a> Run<'a, $k> {
@@ -503,9 +510,9 @@ macro_rules! midgame_impl {
                             // of the depth: at the levels' selectivity deeper ordering searches
                             // (a third, from 7 plies) cost more time than their better order saves.
                             let (lo, hi) = ((alpha - ORDER_WINDOW).max(-INF), (alpha + ORDER_WINDOW).min(INF));
-                            -self.pvs(&child, &cf, -hi, -lo, (depth - 5) / 4, &mut Vec::new())
+                            -self.pvs(&child, &cf, -hi, -lo, (depth - 5) / 4, &mut Line::new())
                         } else {
-                            -self.evaluate_leaf(&child, &cf.me, replies)
+                            -self.evaluate_leaf(&child, cf.me(), replies)
                         };
                         value * 64 - replies.count_ones() as i32
                     } else {
@@ -531,7 +538,7 @@ macro_rules! midgame_impl {
                     return -self.nws(&b.pass(), &f.pass(), -alpha - 1, depth);
                 }
                 if depth == 0 {
-                    return self.evaluate_leaf(b, &f.me, moves);
+                    return self.evaluate_leaf(b, f.me(), moves);
                 }
                 if self.solves_exactly(b, depth) {
                     return self.solve_nws(b, alpha);
@@ -673,7 +680,7 @@ macro_rules! midgame_impl {
             /// Principal-variation search with window (alpha, beta); `pv` receives the line when the
             /// value is inside the window.
             $(#[$attr])*
-            fn pvs(&mut self, b: &Board, f: &Features, alpha: i32, beta: i32, depth: u32, pv: &mut Vec<Square>) -> i32 {
+            fn pvs(&mut self, b: &Board, f: &Features, alpha: i32, beta: i32, depth: u32, pv: &mut Line) -> i32 {
                 self.nodes += 1;
                 pv.clear();
                 if self.poll() {
@@ -685,18 +692,18 @@ macro_rules! midgame_impl {
                         return b.final_score();
                     }
                     self.nodes -= 1;
-                    let mut child_pv = Vec::new();
+                    let mut child_pv = Line::new();
                     let s = -self.pvs(&b.pass(), &f.pass(), -beta, -alpha, depth, &mut child_pv);
                     pv.push(Square::Pass);
-                    pv.extend(child_pv);
+                    pv.extend_from_slice(child_pv.as_slice());
                     return s;
                 }
                 if depth == 0 {
-                    return self.evaluate_leaf(b, &f.me, moves);
+                    return self.evaluate_leaf(b, f.me(), moves);
                 }
                 if self.solves_exactly(b, depth) {
                     // Exact from here: the solver's PV search gives value and line together.
-                    let r = self.solver.solve_with(
+                    let r = self.solver.solve_alone(
                         b,
                         &SolveParams {
                             mode: SolveMode::Exact,
@@ -709,7 +716,7 @@ macro_rules! midgame_impl {
                     );
                     self.nodes += r.nodes;
                     self.aborted |= r.aborted;
-                    pv.extend(r.pv);
+                    pv.extend_from_slice(&r.pv);
                     return r.score;
                 }
                 let tt_move = self.tt.probe(b).and_then(|h| h.best);
@@ -717,13 +724,13 @@ macro_rules! midgame_impl {
                 let mut alpha = alpha;
                 let mut best = -INF;
                 let mut best_move = None;
-                let mut child_pv = Vec::new();
+                let mut child_pv = Line::new();
                 let mut list = Ordered::new();
                 self.ordered_moves(b, f, depth.max(2), alpha, tt_move, &mut list);
                 let list = list.as_slice();
                 // Null-window values of younger brothers found by the threads together, each with
                 // the alpha it was searched against.
-                let mut scanned: Vec<Option<(i32, i32)>> = vec![None; list.len()];
+                let mut scanned: [Option<(i32, i32)>; MAX_MOVES] = [None; MAX_MOVES];
                 for (i, &(_, sq, child)) in list.iter().enumerate() {
                     let cf = self.child_features(b, f, sq, &child);
                     let mut s;
@@ -758,7 +765,7 @@ macro_rules! midgame_impl {
                         best_move = Some(sq);
                         pv.clear();
                         pv.push(Square::At(sq as u8));
-                        pv.extend(child_pv.iter().copied());
+                        pv.extend_from_slice(child_pv.as_slice());
                         if s > alpha {
                             alpha = s;
                             if s >= beta {
@@ -854,7 +861,7 @@ macro_rules! midgame_impl {
 
             /// One root iteration at `depth` by PVS with aspiration windows around `guess`.
             $(#[$attr])*
-            fn root_pvs(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Vec<Square>) -> i32 {
+            fn root_pvs(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Line) -> i32 {
                 let f = Features::new(self.deltas, b);
                 let mut delta = ASPIRATION;
                 let (lo, hi) = self.window;
@@ -885,7 +892,7 @@ macro_rules! midgame_impl {
             /// One root iteration at `depth` by MTD(f): null-window probes from `guess` until the
             /// bounds meet; the PV is read back from the TT.
             $(#[$attr])*
-            fn root_mtdf(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Vec<Square>) -> i32 {
+            fn root_mtdf(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Line) -> i32 {
                 if depth < TT_MIN_DEPTH {
                     // Null-window nodes this shallow leave no best move in the TT to read back.
                     return self.root_pvs(b, depth, guess, pv);
@@ -905,7 +912,8 @@ macro_rules! midgame_impl {
                         lower = g;
                     }
                 }
-                *pv = self.tt_line(b, depth);
+                pv.clear();
+                pv.extend_from_slice(&self.tt_line(b, depth));
                 g
             }
 
@@ -933,7 +941,7 @@ macro_rules! midgame_impl {
                 let mut last: Option<SearchInfo> = None;
                 let mut guess = self.evaluate(b);
                 for depth in 1..=max_depth.max(1) {
-                    let mut pv = Vec::new();
+                    let mut pv = Line::new();
                     let score = match req.driver {
                         Driver::Pvs => self.root_pvs(b, depth, guess, &mut pv),
                         Driver::Mtdf => self.root_mtdf(b, depth, guess, &mut pv),
@@ -958,7 +966,7 @@ macro_rules! midgame_impl {
                             percent: self.selectivity,
                         }
                     };
-                    let info = self.info(kind, score, &pv);
+                    let info = self.info(kind, score, pv.as_slice());
                     report(&info);
                     last = Some(info);
                     if self.aborted || kind == DepthKind::Exact {
@@ -989,7 +997,7 @@ macro_rules! midgame_impl {
                 // empties the solver's own ProbCut passes give that guess themselves.
                 let solver_passes = self.deadline.is_none() && empties >= self.solver.config.selective_root_min;
                 if solve.is_some() && self.selectivity < FULL_WIDTH && !self.aborted && empties > SELECTIVE_SOLVE_EMPTIES && !solver_passes {
-                    let mut pv = Vec::new();
+                    let mut pv = Line::new();
                     let score = self.root_pvs(b, empties, best.score, &mut pv);
                     if !self.aborted && !pv.is_empty() {
                         best = self.info(
@@ -998,7 +1006,7 @@ macro_rules! midgame_impl {
                                 percent: self.selectivity,
                             },
                             score,
-                            &pv,
+                            pv.as_slice(),
                         );
                         report(&best);
                     }

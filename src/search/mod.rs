@@ -4,7 +4,6 @@ pub mod busy;
 pub mod dist;
 pub mod endcut;
 pub mod endgame;
-pub mod kernel;
 pub mod levels;
 pub mod midgame;
 pub mod mpc;

@@ -1,6 +1,7 @@
 //! What a search is asked to do and what it reports. The search never prints: front-ends turn
 //! these values into text.
 
+use crate::base::DepthKind;
 use crate::board::{Board, Square};
 use std::time::Duration;
 
@@ -99,19 +100,6 @@ impl Pruning {
             Pruning::NBest { .. } => 1,
         }
     }
-}
-
-/// The kind of result a reported depth stands for (GUIs show `18`, `100%W`, `100%`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DepthKind {
-    /// Midgame search to `depth` plies at selectivity `percent` (100 = no forward pruning).
-    Midgame { depth: u32, percent: u32 },
-    /// Proven win/loss/draw.
-    Wld,
-    /// Probable win/loss/draw: a ProbCut search to the end at this confidence.
-    ProbableWld { percent: u32 },
-    /// Exact final score.
-    Exact,
 }
 
 /// One progress report: the result of a finished iteration (or solve).

@@ -42,6 +42,24 @@ impl<T: Copy, const N: usize> Stack<T, N> {
         self.len += 1;
     }
 
+    /// Appends the items in order, as many as fit.
+    #[inline(always)]
+    pub fn extend_from_slice(&mut self, xs: &[T]) {
+        for &x in xs {
+            self.push(x);
+        }
+    }
+
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     #[inline(always)]
     pub fn as_slice(&self) -> &[T] {
         // SAFETY: the first `len` items were written by `push`/`insert_sorted`, and

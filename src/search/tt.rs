@@ -8,12 +8,13 @@ use std::sync::atomic::{AtomicU8, AtomicU64};
 /// Sentinel for "no best move recorded".
 pub const NO_MOVE: u8 = 64;
 
-/// One slot: the board (to verify hits) and the packed data, written without locks. The first
-/// word holds `player ^ data`, so a slot torn by two threads writing at once fails the check
-/// and reads as a miss instead of returning another position's bounds.
+/// One slot: the board (to verify hits) and the packed data, written without locks. Both key
+/// words hold `word ^ data`, so a slot torn by two threads writing at once (any of the three
+/// words from the other write) fails the check and reads as a miss instead of returning
+/// another position's bounds, or bounds under a board mixed from the two positions.
 struct Slot {
     player_x: AtomicU64,
-    opponent: AtomicU64,
+    opponent_x: AtomicU64,
     data: AtomicU64,
 }
 
@@ -60,7 +61,7 @@ impl Slot {
     fn empty() -> Slot {
         Slot {
             player_x: AtomicU64::new(0),
-            opponent: AtomicU64::new(0),
+            opponent_x: AtomicU64::new(0),
             data: AtomicU64::new(0),
         }
     }
@@ -69,7 +70,7 @@ impl Slot {
     #[inline]
     fn read(&self, b: &Board) -> Option<Data> {
         let data = self.data.load(Relaxed);
-        if self.opponent.load(Relaxed) != b.opponent || self.player_x.load(Relaxed) ^ data != b.player {
+        if self.opponent_x.load(Relaxed) ^ data != b.opponent || self.player_x.load(Relaxed) ^ data != b.player {
             return None;
         }
         Data::unpack(data)
@@ -85,7 +86,7 @@ impl Slot {
     fn write(&self, b: &Board, d: Data) {
         let data = d.pack();
         self.data.store(data, Relaxed);
-        self.opponent.store(b.opponent, Relaxed);
+        self.opponent_x.store(b.opponent ^ data, Relaxed);
         self.player_x.store(b.player ^ data, Relaxed);
     }
 }
@@ -142,7 +143,7 @@ impl TranspositionTable {
     pub fn clear(&self) {
         for s in self.buckets.iter().flat_map(|b| &b.0) {
             s.data.store(0, Relaxed);
-            s.opponent.store(0, Relaxed);
+            s.opponent_x.store(0, Relaxed);
             s.player_x.store(0, Relaxed);
         }
         self.age.store(0, Relaxed);
@@ -260,5 +261,61 @@ mod tests {
         // The contradiction (lower 4 > upper -2) resets to the newest result.
         let h = tt.probe(&b).expect("stored");
         assert_eq!((h.lower, h.upper), (-64, -2));
+    }
+
+    /// Two writes interleaved word by word: every mix of the three words that is not one
+    /// whole write reads as a miss, for either board and for the boards mixed from both.
+    #[test]
+    fn torn_slots_read_as_misses() {
+        let a = Board::START;
+        let b = Board {
+            player: 0x0000_0018_0800_0000,
+            opponent: 0x0000_0000_1000_0000,
+        };
+        let da = Data {
+            lower: -4,
+            upper: 10,
+            depth: 12,
+            selectivity: 0,
+            best: 19,
+            age: 1,
+        };
+        let db = Data {
+            lower: 6,
+            best: 37,
+            ..da
+        };
+        let (sa, sb) = (Slot::empty(), Slot::empty());
+        sa.write(&a, da);
+        sb.write(&b, db);
+        let words = |s: &Slot| [s.player_x.load(Relaxed), s.opponent_x.load(Relaxed), s.data.load(Relaxed)];
+        let (wa, wb) = (words(&sa), words(&sb));
+        let mixed = [
+            a,
+            b,
+            Board {
+                player: a.player,
+                opponent: b.opponent,
+            },
+            Board {
+                player: b.player,
+                opponent: a.opponent,
+            },
+        ];
+        for pick in 0..8u32 {
+            let w: Vec<u64> = (0..3).map(|i| if pick >> i & 1 == 0 { wa[i] } else { wb[i] }).collect();
+            let torn = Slot::empty();
+            torn.player_x.store(w[0], Relaxed);
+            torn.opponent_x.store(w[1], Relaxed);
+            torn.data.store(w[2], Relaxed);
+            for board in &mixed {
+                let expect = match pick {
+                    0 if board == &a => Some(da),
+                    7 if board == &b => Some(db),
+                    _ => None,
+                };
+                assert_eq!(torn.read(board), expect, "words from b: {pick:03b}, board {board:?}");
+            }
+        }
     }
 }

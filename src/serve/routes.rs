@@ -183,7 +183,10 @@ fn page(clock: UserClock) -> String {
     match clock {
         UserClock::GameTime(s) => PAGE.replace(
             r#"id="clock-minutes" type="number" min="0" max="600" step="0.5" value="0""#,
-            &format!(r#"id="clock-minutes" type="number" min="0" max="600" step="0.5" value="{}""#, s / 60.0),
+            &format!(
+                r#"id="clock-minutes" type="number" min="0" max="600" step="0.5" value="{}""#,
+                s / 60.0
+            ),
         ),
         _ => PAGE.to_string(),
     }

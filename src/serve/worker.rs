@@ -2,10 +2,10 @@
 //! stops the running search and any job still queued, so at most one search runs and a page
 //! that moved on never waits for thinking it no longer wants.
 
+use crate::base::SearchDepth;
 use crate::board::{Position, Square};
 use crate::engine::book::EngineBook;
 use crate::engine::{Budget, Think, ThinkInfo, ThinkRequest, think_position};
-use crate::protocol::SearchDepth;
 use crossbeam_channel::{Receiver, Sender, unbounded};
 use parking_lot::Mutex;
 use std::sync::Arc;
@@ -200,7 +200,14 @@ mod tests {
     #[test]
     fn a_new_job_stops_the_running_one_and_a_stop_ends_the_last() {
         let w = Worker::start(Box::new(UntilStopped), EngineBook::default()).expect("thread");
-        let first = w.submit(Position::start(), 5, Task::Move { time: None, by_clock: false });
+        let first = w.submit(
+            Position::start(),
+            5,
+            Task::Move {
+                time: None,
+                by_clock: false,
+            },
+        );
         assert!(matches!(next(&first), Event::Line(_)));
         let second = w.submit(Position::start(), 5, Task::Analyze);
         // The first is stopped and still says what it found.

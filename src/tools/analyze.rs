@@ -1,11 +1,12 @@
 //! `oxello analyze`: the score of every legal move of a position, best first.
 
 use super::json::JsonObject;
+use crate::base::DepthKind;
+use crate::base::OrderingEval;
 use crate::board::{Board, Square};
 use crate::search::dist::Odds;
-use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
-use crate::search::request::{DepthKind, Driver, Limits, Pruning, SearchRequest};
+use crate::search::request::{Driver, Limits, Pruning, SearchRequest};
 use crate::search::risk::{self, Risk};
 use std::sync::atomic::AtomicBool;
 
@@ -167,7 +168,7 @@ pub fn analyze_risk(
 
 /// Depth as GUIs show it: `12`, `100%W`, `100%`.
 pub fn depth_string(kind: DepthKind) -> String {
-    crate::protocol::SearchDepth::from(kind).to_string()
+    crate::base::SearchDepth::from(kind).to_string()
 }
 
 pub fn pv_string(pv: &[Square]) -> String {

@@ -5,10 +5,11 @@
 //! with the static evaluation and with a fixed-depth search. The references can be saved as
 //! records, so later runs (other weights) measure the same set without computing them again.
 
+use crate::base::OrderingEval;
 use crate::board::notation::format_position;
 use crate::board::{Color, Position};
 use crate::eval::dataset::{Label, Record};
-use crate::search::endgame::{OrderingEval, Solver};
+use crate::search::endgame::Solver;
 use crate::search::midgame::Searcher;
 use crate::search::request::{Pruning, SearchRequest};
 use std::sync::atomic::AtomicBool;
@@ -33,8 +34,9 @@ pub enum Reference {
     Search { depth: u32, percent: u32 },
 }
 
-/// Up to `count` held-out positions with empties in `range`, spread over the range.
-pub fn pick(records: &[Record], range: std::ops::RangeInclusive<u32>, count: usize) -> Vec<Record> {
+/// Up to `count` held-out positions with empties in `range`, spread over the range (one a
+/// game and empties count). `any_game`: from every game, for data no fit has seen.
+pub fn pick(records: &[Record], range: std::ops::RangeInclusive<u32>, count: usize, any_game: bool) -> Vec<Record> {
     let width = (range.end() - range.start() + 1) as usize;
     let mut out = Vec::new();
     for e in range {
@@ -42,7 +44,7 @@ pub fn pick(records: &[Record], range: std::ops::RangeInclusive<u32>, count: usi
         out.extend(
             records
                 .iter()
-                .filter(|r| r.game % 10 == 9 && r.board.empty_count() == e && r.board.moves() != 0)
+                .filter(|r| (any_game || r.game % 10 == 9) && r.board.empty_count() == e && r.board.moves() != 0)
                 .filter(|r| seen.insert(r.game))
                 .take(count.div_ceil(width))
                 .copied(),
@@ -60,9 +62,22 @@ pub struct MaeRow {
     pub static_bias: f64,
     pub search_mae: f64,
     pub search_bias: f64,
+    /// The records' own labels against the reference, where the label is not the reference.
+    pub label_positions: usize,
+    pub label_mae: f64,
+    pub label_bias: f64,
 }
 
-pub fn measure(positions: &[Record], depth: u32, reference: Reference, eval: &dyn OrderingEval, progress: bool) -> MaeReport {
+/// Measures `positions` against their references. `fresh`: compute the reference even for
+/// search-labelled records (whose labels are then measured, not trusted).
+pub fn measure(
+    positions: &[Record],
+    depth: u32,
+    reference: Reference,
+    fresh: bool,
+    eval: &dyn OrderingEval,
+    progress: bool,
+) -> MaeReport {
     let stop = AtomicBool::new(false);
     let mut solver = Solver::new(64);
     let mut searcher = Searcher::new(64);
@@ -71,7 +86,8 @@ pub fn measure(positions: &[Record], depth: u32, reference: Reference, eval: &dy
     let mut solved = Vec::new();
     for (i, r) in positions.iter().enumerate() {
         let (exact, label) = match (r.label, reference) {
-            (Label::Exact, _) | (Label::Search, Reference::Search { .. }) => (r.score as i32, r.label),
+            (Label::Exact, _) => (r.score as i32, r.label),
+            (Label::Search, Reference::Search { .. }) if !fresh => (r.score as i32, r.label),
             (_, Reference::Exact) => {
                 solver.tt.clear();
                 (solver.solve_exact_guided(&r.board, eval, &stop).score, Label::Exact)
@@ -106,6 +122,12 @@ pub fn measure(positions: &[Record], depth: u32, reference: Reference, eval: &dy
         row.static_bias += se;
         row.search_mae += de.abs();
         row.search_bias += de;
+        if r.label != Label::Exact && (fresh || r.label == Label::Game) {
+            let le = (r.score as i32 - exact) as f64;
+            row.label_positions += 1;
+            row.label_mae += le.abs();
+            row.label_bias += le;
+        }
         if progress {
             eprint!("\reval-mae: {}/{} positions solved   ", i + 1, positions.len());
         }
@@ -121,6 +143,9 @@ pub fn measure(positions: &[Record], depth: u32, reference: Reference, eval: &dy
         x.static_bias /= k;
         x.search_mae /= k;
         x.search_bias /= k;
+        let l = x.label_positions.max(1) as f64;
+        x.label_mae /= l;
+        x.label_bias /= l;
     }
     MaeReport {
         rows,

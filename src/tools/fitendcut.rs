@@ -6,9 +6,10 @@
 //! are the mean of the three farthest fitted rows; those rows say `samples 0`.
 
 use super::fitmpc::fit_line;
+use crate::base::OrderingEval;
 use crate::eval::dataset::{Label, Record};
 use crate::search::endcut::CHECKS;
-use crate::search::endgame::{OrderingEval, Solver};
+use crate::search::endgame::Solver;
 use crate::search::mpc::{Fit, MpcTable, TO_END};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};

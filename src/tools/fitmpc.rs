@@ -2,12 +2,14 @@
 //! self-play data, fits v = a·v' + b + e per game stage and (d, d') depth pair by least squares,
 //! and writes `params/mpc.txt` plus one scatter plot (SVG) per stage.
 
+use crate::base::DepthKind;
+use crate::base::OrderingEval;
 use crate::board::Board;
 use crate::board::notation::parse_position;
-use crate::search::endgame::{OrderingEval, SolveMode, Solver};
+use crate::search::endgame::{SolveMode, Solver};
 use crate::search::midgame::Searcher;
 use crate::search::mpc::{Fit, MpcTable, TO_END};
-use crate::search::request::{DepthKind, Pruning, SearchRequest};
+use crate::search::request::{Pruning, SearchRequest};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

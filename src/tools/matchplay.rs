@@ -1,9 +1,9 @@
 //! Engine-vs-engine matches inside one process: two player configurations play every opening
 //! twice with colours swapped. Used for evaluation strength tests and the ProbCut tournament.
 
+use crate::base::OrderingEval;
 use crate::board::notation::{NotationError, play_transcript, square_name};
 use crate::board::{Board, Position, Square};
-use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
 use crate::search::request::{Driver, Limits, Pruning, SearchRequest};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

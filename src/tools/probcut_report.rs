@@ -8,9 +8,9 @@
 
 use super::json::JsonObject;
 use super::matchplay::{Player, Score, generate_openings, run_match};
+use crate::base::OrderingEval;
 use crate::board::bits::Squares;
 use crate::board::{Board, Position, Square};
-use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
 use crate::search::mpc::MpcTable;
 use crate::search::request::{Pruning, SearchRequest};

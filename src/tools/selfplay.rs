@@ -9,10 +9,11 @@
 //! `<64 squares> <X|O> <score> <kind>`, score from the side to move's view. Each game is
 //! appended as one block headed `# game N`, so a stopped run resumes where it left off.
 
+use crate::base::OrderingEval;
 use crate::board::notation::format_position;
 use crate::board::{Position, Square};
 use crate::eval::dataset::Label;
-use crate::search::endgame::{OrderingEval, Solver};
+use crate::search::endgame::Solver;
 use crate::search::midgame::Searcher;
 use crate::search::request::{Pruning, SearchRequest};
 use parking_lot::Mutex;

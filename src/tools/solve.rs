@@ -1,9 +1,10 @@
 //! `oxello solve FILE.obf`: exact or WLD solve of every line, checked against the listed scores.
 
 use super::json::JsonObject;
+use crate::base::OrderingEval;
 use crate::board::Square;
 use crate::obf::{self, ObfLine, ObfPosition};
-use crate::search::endgame::{OrderingEval, SolveMode, SolveParams, SolveResult, Solver};
+use crate::search::endgame::{SolveMode, SolveParams, SolveResult, Solver};
 use std::io::Write;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;

@@ -10,10 +10,11 @@
 //! augmentation: every shape is read on all 8 images of the board, so the model is symmetric
 //! by construction.
 
+use crate::base::OrderingEval;
 use crate::eval::dataset::{Label, Record};
 use crate::eval::weights::MAX_WEIGHT;
 use crate::eval::{self, Evaluator, SCALE, STAGE_WEIGHTS, STAGES, TERM_BASES, TERMS};
-use crate::search::endgame::{OrderingEval, Solver};
+use crate::search::endgame::Solver;
 
 pub struct TrainOptions {
     /// Conjugate-gradient iterations of the least-squares fit (each reweighted round runs half).

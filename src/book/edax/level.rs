@@ -3,7 +3,7 @@
 //! level table (`search_global_init` in Edax's search.c) solves exactly, solves selectively
 //! or searches the midgame to a fixed depth, at one of six selectivities.
 
-use crate::protocol::SearchDepth;
+use crate::base::SearchDepth;
 
 /// Percent confidence of Edax's selectivities 0..5 (5 = none).
 const PERCENT: [u32; 6] = [73, 87, 95, 98, 99, 100];

@@ -2,9 +2,9 @@
 
 use super::format::{EdaxFile, NO_MOVE};
 use super::*;
+use crate::base::SearchDepth;
 use crate::board::Position;
 use crate::board::notation::{parse_position, play_transcript};
-use crate::protocol::SearchDepth;
 
 const SMALL: &[u8] = include_bytes!("../../../tests/data/edax/small.dat");
 const EXPORT: &str = include_str!("../../../tests/data/edax/small-export.txt");

@@ -2,11 +2,12 @@
 
 use super::leaf_sigma;
 use super::tree::{Leaf, Leaves};
+use crate::base::DepthKind;
+use crate::base::OrderingEval;
 use crate::board::Board;
-use crate::search::endgame::OrderingEval;
 use crate::search::midgame::Searcher;
 use crate::search::mpc::MpcTable;
-use crate::search::request::{DepthKind, SearchRequest};
+use crate::search::request::SearchRequest;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 

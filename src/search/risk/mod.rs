@@ -30,10 +30,11 @@ mod tree;
 mod uncertainty;
 
 use super::dist::{Dist, Odds};
-use super::endgame::OrderingEval;
 use super::midgame::Searcher;
 use super::mpc::MpcTable;
-use super::request::{DepthKind, SearchInfo, SearchRequest};
+use super::request::{SearchInfo, SearchRequest};
+use crate::base::DepthKind;
+use crate::base::OrderingEval;
 use crate::board::Square;
 use leaves::SearchLeaves;
 use std::sync::atomic::AtomicBool;

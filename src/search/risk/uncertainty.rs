@@ -62,7 +62,7 @@ fn iterations(searcher: &mut Searcher, eval: &Evaluator, child: Board, depth: u3
     let stop = AtomicBool::new(false);
     let mut values = vec![f64::NAN; depth as usize + 1];
     searcher.run(&at_80(child, depth), eval, &stop, &mut |i| {
-        if let crate::search::request::DepthKind::Midgame { depth: d, .. } = i.kind {
+        if let crate::base::DepthKind::Midgame { depth: d, .. } = i.kind {
             values[d as usize] = f64::from(i.score);
         }
     });

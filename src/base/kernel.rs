@@ -11,19 +11,38 @@
 //! with `is_x86_feature_detected!`, so one binary runs on every x86-64 and uses the fast
 //! instructions where they exist.
 
-/// Which compiled copy of the search to use.
+/// Which compiled copy of the search to use. Its field is private: a `Kernel` naming the
+/// x86-64-v3 copy comes only from `detect`, which checked the CPU, so code that runs the copy
+/// a `Kernel` names (`unsafe` calls into `#[target_feature]` functions) can trust it.
+///
+/// ```compile_fail
+/// // Safe code cannot claim CPU features it has not checked:
+/// let k = oxello::base::Kernel(oxello::base::kernel::Isa::Portable);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Kernel {
+pub struct Kernel(Isa);
+
+/// The instruction sets the copies are compiled for; read one with `Kernel::isa`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Isa {
     Portable,
     #[cfg(target_arch = "x86_64")]
     X86V3,
 }
 
 impl Kernel {
+    /// The portable copy: runs on every CPU.
+    pub const PORTABLE: Kernel = Kernel(Isa::Portable);
+
+    /// The instruction set of the copy to run.
+    pub fn isa(self) -> Isa {
+        self.0
+    }
+
     /// The fastest kernel this CPU supports. `OXELLO_KERNEL=portable` forces the plain one.
     pub fn detect() -> Kernel {
         if std::env::var("OXELLO_KERNEL").is_ok_and(|v| v == "portable") {
-            return Kernel::Portable;
+            return Kernel::PORTABLE;
         }
         #[cfg(target_arch = "x86_64")]
         {
@@ -33,17 +52,17 @@ impl Kernel {
                 && std::arch::is_x86_feature_detected!("bmi2")
                 && std::arch::is_x86_feature_detected!("avx2")
             {
-                return Kernel::X86V3;
+                return Kernel(Isa::X86V3);
             }
         }
-        Kernel::Portable
+        Kernel::PORTABLE
     }
 
     pub fn name(self) -> &'static str {
-        match self {
-            Kernel::Portable => "portable",
+        match self.0 {
+            Isa::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
-            Kernel::X86V3 => "x86-64-v3 (popcnt, lzcnt, bmi1, bmi2, avx2)",
+            Isa::X86V3 => "x86-64-v3 (popcnt, lzcnt, bmi1, bmi2, avx2)",
         }
     }
 }

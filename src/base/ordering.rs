@@ -1,0 +1,27 @@
+//! The evaluation the searches call. The trait sits below both the evaluation (which implements
+//! it) and the searches (which call it), so neither imports the other for it.
+
+use crate::board::Board;
+
+/// Index lanes of the incremental pattern features: the folded instances, padded to a
+/// multiple of the vector width. Here because `OrderingEval::evaluate_features` takes them.
+pub const LANES: usize = 64;
+
+/// Scores the position for the side to move (higher is better); used to order moves
+/// far from the end. The midgame evaluation implements it.
+pub trait OrderingEval: Sync {
+    fn evaluate(&self, b: &Board) -> i32;
+    /// The same when the caller already has the side to move's legal moves.
+    fn evaluate_with_moves(&self, b: &Board, _moves: u64) -> i32 {
+        self.evaluate(b)
+    }
+    /// The same when the caller also keeps the position's incremental pattern indices (the
+    /// side to move's view, `Features::me`).
+    ///
+    /// # Safety
+    /// `me` must be `b`'s indices as `eval::incremental::Features` computes them: an
+    /// implementation may read tables at those indices unchecked.
+    unsafe fn evaluate_features(&self, b: &Board, _me: &[u16; LANES], moves: u64) -> i32 {
+        self.evaluate_with_moves(b, moves)
+    }
+}

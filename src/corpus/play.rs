@@ -1,0 +1,189 @@
+//! Plays one labelled game for the corpus: an opening the engine does not choose (given moves,
+//! then random ones), then a fixed-depth search per move until `exact` empties, then perfect
+//! play. Every position before perfect play is searched once — for the move where the engine
+//! chooses, for the label alone on the opening moves — and keeps that value as its label;
+//! sampled positions get a deeper search's value too, and the moves not played near the end
+//! can be solved (siblings).
+
+use super::game::{DeepLabel, GameRecord, Sibling, Start, black_view};
+use crate::base::OrderingEval;
+use crate::board::Position;
+use crate::board::Square;
+use crate::search::endgame::Solver;
+use crate::search::midgame::Searcher;
+use crate::search::request::{Pruning, SearchRequest};
+use std::ops::RangeInclusive;
+use std::sync::atomic::AtomicBool;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayOptions {
+    /// Depth of the search that chooses (and labels) each move.
+    pub depth: u32,
+    /// Its Multi-ProbCut confidence in percent (100: none).
+    pub selectivity: u32,
+    /// Perfect play (exact labels) from this many empties.
+    pub exact: u32,
+    /// Random moves after the given opening moves: a count drawn from this range.
+    pub random_plies: RangeInclusive<u32>,
+    /// Solve the moves not played whose child has empties in this range (empty range: none).
+    pub siblings: RangeInclusive<u32>,
+    /// Deeper searches of sampled positions.
+    pub deep: Option<DeepOptions>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeepOptions {
+    pub depth: u32,
+    pub selectivity: u32,
+    /// Positions with empties in this range are candidates…
+    pub empties: RangeInclusive<u32>,
+    /// …and every `every`-th of them (by empties count) is searched.
+    pub every: u32,
+}
+
+/// A reproducible generator per game (splitmix64).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(crate::rng::GAMMA);
+        crate::rng::mix(self.0)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n.max(1)
+    }
+}
+
+/// What plays a game: the move-choosing search, a second searcher for the deep labels (its
+/// deeper table entries would otherwise change what the shallow searches return, and with it
+/// the games), and the solver.
+pub struct Players {
+    pub searcher: Searcher,
+    pub deep: Searcher,
+    pub solver: Solver,
+}
+
+impl Players {
+    pub fn new(hash_mb: usize, deep: bool) -> Players {
+        Players {
+            searcher: Searcher::new(hash_mb),
+            deep: Searcher::new(if deep { hash_mb } else { 1 }),
+            solver: Solver::new(hash_mb),
+        }
+    }
+}
+
+/// Plays game `index`: `opening` (legal moves from the start, followed while the game has
+/// more than `exact` empties), then random moves, searches and perfect play as above.
+pub fn play_game(
+    index: u32,
+    start: Start,
+    opening: &[u8],
+    rng: &mut Rng,
+    opts: &PlayOptions,
+    eval: &dyn OrderingEval,
+    players: &mut Players,
+) -> GameRecord {
+    let Players { searcher, deep, solver } = players;
+    let stop = AtomicBool::new(false);
+    let span = (opts.random_plies.end().saturating_sub(*opts.random_plies.start()) + 1) as u64;
+    let random = *opts.random_plies.start() + rng.below(span) as u32;
+    let mut pos = Position::start();
+    let mut line: Vec<Position> = Vec::new();
+    let mut rec = GameRecord {
+        index,
+        start,
+        moves: Vec::new(),
+        result: 0,
+        exact_from: None,
+        search: Vec::new(),
+        deep: Vec::new(),
+        siblings: Vec::new(),
+    };
+    let search = |searcher: &mut Searcher, pos: &Position, depth: u32, percent: u32| {
+        let req = SearchRequest {
+            pruning: Pruning::from_percent(percent),
+            ..SearchRequest::fixed_depth(pos.board, depth)
+        };
+        searcher.run(&req, eval, &stop, &mut |_| {})
+    };
+    while !pos.board.is_game_over() {
+        let moves = pos.board.moves();
+        if moves == 0 {
+            pos = pos.pass();
+            continue;
+        }
+        let i = rec.moves.len();
+        let empties = pos.board.empty_count();
+        let mv = if empties <= opts.exact {
+            let r = solver.solve_exact_guided(&pos.board, eval, &stop);
+            rec.exact_from.get_or_insert(i as u8);
+            match r.best {
+                Some(Square::At(sq)) => sq as usize,
+                _ => moves.trailing_zeros() as usize,
+            }
+        } else {
+            let r = search(&mut *searcher, &pos, opts.depth, opts.selectivity);
+            rec.search.push(r.score.clamp(-64, 64) as i8);
+            if let Some(d) = opts.deep.as_ref().filter(|d| d.empties.contains(&empties))
+                && empties % d.every.max(1) == index % d.every.max(1)
+            {
+                let v = search(&mut *deep, &pos, d.depth, d.selectivity).score;
+                rec.deep.push(DeepLabel {
+                    position: i as u8,
+                    depth: d.depth as u8,
+                    selectivity: d.selectivity as u8,
+                    value: v.clamp(-64, 64) as i8,
+                });
+            }
+            if let Some(&sq) = opening.get(i).filter(|&&sq| sq < 64 && moves >> sq & 1 == 1) {
+                sq as usize
+            } else if i < opening.len() + random as usize {
+                let k = rng.below(moves.count_ones() as u64) as usize;
+                crate::board::bits::Squares(moves).nth(k).unwrap_or(0)
+            } else {
+                match r.best {
+                    Some(Square::At(sq)) if moves >> sq & 1 == 1 => sq as usize,
+                    _ => moves.trailing_zeros() as usize,
+                }
+            }
+        };
+        line.push(pos);
+        rec.moves.push(mv as u8);
+        pos = pos.play(mv).unwrap_or_else(|| pos.pass());
+    }
+    rec.result = black_view(&pos, pos.board.final_score()) as i8;
+    let chosen_from = rec.exact_from.map_or(rec.moves.len(), |e| e as usize);
+    rec.start.plies = (opening.len() + random as usize).min(chosen_from).min(255) as u8;
+    rec.siblings = siblings(&line, &rec.moves, opts, eval, solver);
+    rec
+}
+
+/// The exact scores of the children not played, where the child's empties are in
+/// `opts.siblings`; children whose mover must pass are left out (not a training position).
+fn siblings(line: &[Position], played: &[u8], opts: &PlayOptions, eval: &dyn OrderingEval, solver: &mut Solver) -> Vec<Sibling> {
+    let stop = AtomicBool::new(false);
+    let mut out = Vec::new();
+    for (i, p) in line.iter().enumerate() {
+        let empties = p.board.empty_count();
+        if empties == 0 || !opts.siblings.contains(&(empties - 1)) {
+            continue;
+        }
+        for sq in crate::board::bits::Squares(p.board.moves()) {
+            let Some(child) = p.play(sq).filter(|c| c.board.moves() != 0) else {
+                continue;
+            };
+            if sq as u8 == played[i] {
+                continue;
+            }
+            let r = solver.solve_exact_guided(&child.board, eval, &stop);
+            out.push(Sibling {
+                position: i as u8,
+                square: sq as u8,
+                value: r.score.clamp(-64, 64) as i8,
+            });
+        }
+    }
+    out
+}

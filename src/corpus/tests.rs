@@ -1,0 +1,335 @@
+use super::format::{Shard, ShardHeader};
+use super::game::{GameRecord, LabelPolicy, StartKind};
+use super::generate::{self, GenerateOptions, Starts, shard_path};
+use super::play::{DeepOptions, PlayOptions};
+use super::store::{self, Corpus};
+use crate::base::OrderingEval;
+use crate::board::Board;
+use crate::eval::dataset::Label;
+use crate::search::endgame::{SolveMode, Solver};
+use crate::search::midgame::Searcher;
+use crate::search::request::SearchRequest;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+struct Mobility;
+impl OrderingEval for Mobility {
+    fn evaluate(&self, b: &Board) -> i32 {
+        b.moves().count_ones() as i32 - b.pass().moves().count_ones() as i32
+    }
+}
+
+/// A temporary folder, removed when the test ends (passed or failed).
+struct Temp(PathBuf);
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl std::ops::Deref for Temp {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+fn temp(name: &str) -> Temp {
+    let dir = std::env::temp_dir().join(format!("oxello-corpus-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    Temp(dir)
+}
+
+fn options(dir: &Path) -> GenerateOptions {
+    GenerateOptions {
+        dir: dir.to_path_buf(),
+        run: "t".into(),
+        games: 4,
+        chunk_games: 2,
+        shard: (0, 1),
+        threads: 2,
+        seed: 5,
+        hash_mb: 4,
+        play: PlayOptions {
+            depth: 2,
+            selectivity: 100,
+            exact: 10,
+            random_plies: 8..=20,
+            siblings: 8..=9,
+            deep: Some(DeepOptions {
+                depth: 4,
+                selectivity: 100,
+                empties: 30..=40,
+                every: 3,
+            }),
+        },
+        starts: Starts::Random,
+        describe: ShardHeader::default(),
+        time_limit: None,
+    }
+}
+
+fn quiet(_: u64, _: &generate::Summary, _: f64) {}
+
+fn generate(opts: &GenerateOptions) -> generate::Summary {
+    generate::run(opts, &Mobility, &quiet).expect("generate")
+}
+
+/// Every label of generated games is what it claims: exact labels the solver's score, search
+/// labels the value of a search of the stored depth, deep labels a deeper search's, siblings
+/// the solver's score of the move not played; the shard reads back as written.
+#[test]
+fn labels_are_what_they_say() {
+    let dir = temp("labels");
+    let opts = options(&dir);
+    let s = generate(&opts);
+    assert_eq!((s.chunks_written, s.games), (2, 4));
+    let corpus = Corpus::load(std::slice::from_ref(&dir)).expect("load");
+    assert_eq!(corpus.shards.len(), 2);
+    let stop = AtomicBool::new(false);
+    let (mut solver, mut searcher) = (Solver::new(4), Searcher::new(4));
+    let search = |searcher: &mut Searcher, b: Board, depth: u32| {
+        searcher
+            .run(&SearchRequest::fixed_depth(b, depth), &Mobility, &stop, &mut |_| {})
+            .score
+            .clamp(-64, 64)
+    };
+    let (mut exact, mut searched, mut deep, mut siblings) = (0, 0, 0, 0);
+    for (path, shard) in &corpus.shards {
+        assert_eq!(&Shard::load(path).expect("reload"), shard);
+        assert_eq!(Shard::decode(&shard.encode(), path).expect("decode"), *shard);
+        for g in &shard.games {
+            let positions = g.replay().expect("replay");
+            let e = g.exact_from.expect("perfect play from 10 empties") as usize;
+            assert_eq!(positions[e].board.empty_count().max(10), 10);
+            assert!(positions[e - 1].board.empty_count() > 10);
+            for (i, p) in positions.iter().enumerate().skip(e) {
+                let r = solver.solve(&p.board, SolveMode::Exact, None, &stop).score;
+                assert_eq!(
+                    super::game::black_view(p, r),
+                    g.result as i32,
+                    "game {} position {i}",
+                    g.index
+                );
+                exact += 1;
+            }
+            assert_eq!(g.search.len(), e, "one search label a position before perfect play");
+            for (i, &v) in g.search.iter().enumerate() {
+                assert_eq!(search(&mut searcher, positions[i].board, 2), v as i32);
+                searched += 1;
+            }
+            for d in &g.deep {
+                let p = positions[d.position as usize];
+                assert!((30..=40).contains(&p.board.empty_count()));
+                assert_eq!(search(&mut searcher, p.board, 4), d.value as i32);
+                deep += 1;
+            }
+            for sb in &g.siblings {
+                let child = positions[sb.position as usize].play(sb.square as usize).expect("legal");
+                assert!((8..=9).contains(&child.board.empty_count()));
+                assert_eq!(
+                    solver.solve(&child.board, SolveMode::Exact, None, &stop).score,
+                    sb.value as i32
+                );
+                siblings += 1;
+            }
+        }
+    }
+    // Training records: one per position and sibling, labelled by the policy.
+    let game = corpus.records(LabelPolicy::Game);
+    assert!(game.iter().any(|r| r.label == Label::Game));
+    assert_eq!(game.len(), corpus.records(LabelPolicy::Search).len());
+    assert!(exact >= 40 && searched > 100 && siblings > 4, "{exact} {searched} {siblings}");
+    assert!(deep >= 4, "{deep}");
+    let records = corpus.records(LabelPolicy::Search);
+    let n: usize = corpus
+        .shards
+        .iter()
+        .flat_map(|(_, s)| &s.games)
+        .map(|g| g.moves.len() + g.siblings.len())
+        .sum();
+    assert_eq!(records.len(), n);
+    assert_eq!(
+        records.iter().filter(|r| r.game % 10 == 9).count(),
+        0,
+        "games 0-3: none held out"
+    );
+    assert_eq!(corpus.stats().positions(), n as u64);
+    let report = corpus.stats().report();
+    assert!(
+        report.starts_with(&format!("4 games (0 held out), {n} labelled positions")),
+        "{report}"
+    );
+}
+
+/// Running again plays only what is missing; `--shard I/N` splits the chunks so that two
+/// halves give the very files one whole run gives; other settings are refused.
+#[test]
+fn resumes_and_shards_reproduce_the_whole_run() {
+    let whole = temp("whole");
+    let mut opts = options(&whole);
+    opts.games = 6;
+    assert_eq!(generate(&opts).chunks_written, 3);
+    let again = generate(&opts);
+    assert_eq!((again.chunks_written, again.chunks_present), (0, 3));
+
+    let halves = temp("halves");
+    let mut half = options(&halves);
+    half.games = 2;
+    assert_eq!(generate(&half).chunks_written, 1);
+    half.games = 6;
+    half.shard = (1, 2);
+    assert_eq!(generate(&half).chunks_written, 1, "chunk 1");
+    half.shard = (0, 2);
+    let s = generate(&half);
+    assert_eq!((s.chunks_written, s.chunks_present), (1, 1), "chunk 2; chunk 0 was there");
+    for c in 0..3 {
+        let a = std::fs::read(shard_path(&whole.join("t"), c)).expect("whole");
+        let b = std::fs::read(shard_path(&halves.join("t"), c)).expect("half");
+        assert_eq!(a, b, "chunk {c}");
+    }
+
+    half.play.depth = 3;
+    let e = generate::run(&half, &Mobility, &quiet)
+        .expect_err("other settings")
+        .to_string();
+    assert!(e.contains("search_depth: 2 here, 3 asked"), "{e}");
+    assert!(e.contains(&halves.join("t").display().to_string()), "{e}");
+}
+
+/// Past the time limit no chunk is begun; the chunks begun are finished.
+#[test]
+fn the_time_limit_stops_between_chunks() {
+    let dir = temp("limit");
+    let mut opts = options(&dir);
+    opts.time_limit = Some(std::time::Duration::ZERO);
+    assert_eq!(generate(&opts).chunks_written, 0);
+    opts.time_limit = Some(std::time::Duration::from_millis(50));
+    opts.games = 2000;
+    let s = generate(&opts);
+    assert!(s.chunks_written >= 1 && s.chunks_written < 1000, "{s:?}");
+    assert_eq!(
+        Corpus::load(std::slice::from_ref(&*dir)).expect("whole").shards.len() as u64,
+        s.chunks_written
+    );
+}
+
+/// A damaged shard is an error naming the file; the temporary file of a killed writer is no
+/// shard and is removed when the run goes on.
+#[test]
+fn damaged_files_are_named_and_killed_writes_leave_the_corpus_whole() {
+    let dir = temp("damaged");
+    let opts = options(&dir);
+    generate(&opts);
+    let path = shard_path(&dir.join("t"), 0);
+    let bytes = std::fs::read(&path).expect("read");
+    let name = path.display().to_string();
+    let cases: [(&str, Vec<u8>); 4] = [
+        ("truncated", bytes[..bytes.len() - 7].to_vec()),
+        ("flipped", {
+            let mut b = bytes.clone();
+            b[40] ^= 4;
+            b
+        }),
+        ("magic", b"NOPE and more bytes than the header".to_vec()),
+        ("empty", Vec::new()),
+    ];
+    for (what, b) in cases {
+        let e = Shard::decode(&b, &path).expect_err(what).to_string();
+        assert!(e.starts_with(&format!("{name}: ")), "{what}: {e}");
+    }
+    // A torn temporary file beside the shards: readers skip it, the generator removes it.
+    let tmp = dir.join("t").join("c000002.oxc.999.tmp");
+    std::fs::write(&tmp, &bytes[..bytes.len() / 2]).expect("write");
+    assert_eq!(Corpus::load(std::slice::from_ref(&dir)).expect("load").shards.len(), 2);
+    let mut more = options(&dir);
+    more.games = 6;
+    generate(&more);
+    assert!(!tmp.exists());
+    assert_eq!(Corpus::load(std::slice::from_ref(&dir)).expect("load").shards.len(), 3);
+    // A shard cut short in place is reported with its name.
+    std::fs::write(&path, &bytes[..bytes.len() / 2]).expect("write");
+    let e = Corpus::load(std::slice::from_ref(&dir)).err().expect("damaged").to_string();
+    assert!(e.starts_with(&name) && e.contains("truncated or corrupt"), "{e}");
+}
+
+/// Merging copies what is missing, skips what is there, refuses a chunk with other games.
+#[test]
+fn merge_copies_checks_and_refuses_conflicts() {
+    let a = temp("merge-a");
+    let into = temp("merge-into");
+    let mut opts = options(&a);
+    opts.games = 2;
+    generate(&opts);
+    let r = store::merge(std::slice::from_ref(&a), &into).expect("merge");
+    assert_eq!((r.copied, r.already), (1, 0));
+    let r = store::merge(std::slice::from_ref(&a), &into).expect("merge again");
+    assert_eq!((r.copied, r.already), (0, 1));
+    let b = temp("merge-b");
+    let mut other = options(&b);
+    other.games = 2;
+    other.seed = 6;
+    generate(&other);
+    let e = store::merge(std::slice::from_ref(&b), &into)
+        .expect_err("conflict")
+        .to_string();
+    assert!(e.contains("differs from"), "{e}");
+    // Two files holding one chunk cannot be loaded together.
+    let e = Corpus::load(&[a.to_path_buf(), b.to_path_buf()])
+        .err()
+        .expect("twice")
+        .to_string();
+    assert!(e.contains("chunk 0 of run 't' again"), "{e}");
+}
+
+/// Games from a list of lines start with a line (never a reserved one), and followed games
+/// keep their moves until perfect play.
+#[test]
+fn starts_from_lists_and_followed_games() {
+    let dir = temp("starts");
+    let lines: Vec<Vec<u8>> = ["f5d6c3d3c4", "f5f6e6f4", "f5d6c5f4e3", "f5f4e3f6d3"]
+        .iter()
+        .map(|t| {
+            crate::board::notation::parse_transcript(t)
+                .expect("transcript")
+                .into_iter()
+                .filter_map(|m| match m {
+                    crate::board::Square::At(sq) => Some(sq),
+                    crate::board::Square::Pass => None,
+                })
+                .collect()
+        })
+        .collect();
+    let mut opts = options(&dir);
+    opts.games = 10;
+    opts.chunk_games = 10;
+    opts.play.random_plies = 0..=0;
+    opts.starts = Starts::Pick {
+        kind: StartKind::Xot,
+        lines: lines.clone(),
+        reserve: 2,
+    };
+    generate(&opts);
+    let corpus = Corpus::load(std::slice::from_ref(&dir)).expect("load");
+    for g in &corpus.shards[0].1.games {
+        assert_eq!(g.start.kind, StartKind::Xot);
+        assert!(g.start.id % 2 == 1, "line {} is reserved", g.start.id);
+        let line = &lines[g.start.id as usize - 1];
+        assert_eq!(&g.moves[..line.len()], &line[..]);
+        assert_eq!(g.start.plies as usize, line.len());
+    }
+    let follow = temp("follow");
+    let mut opts = options(&follow);
+    opts.starts = Starts::Follow { lines: lines.clone() };
+    opts.chunk_games = 3;
+    let s = generate(&opts);
+    assert_eq!((s.chunks_written, s.games), (2, 4), "4 lines in chunks of 3");
+    let corpus = Corpus::load(std::slice::from_ref(&*follow)).expect("load");
+    let games: Vec<&GameRecord> = corpus.shards.iter().flat_map(|(_, s)| &s.games).collect();
+    for (g, line) in games.iter().zip(&lines) {
+        assert_eq!(g.start.kind, StartKind::Line);
+        assert_eq!(&g.moves[..line.len()], &line[..]);
+    }
+}

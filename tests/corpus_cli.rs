@@ -1,0 +1,141 @@
+//! `oxello corpus` end to end: generate (resumable, sharded) → stats → merge → train from the
+//! corpus; damaged shards named with exit code 2; and the corpus committed in the repository
+//! reads whole.
+
+use std::path::{Path, PathBuf};
+mod common;
+
+use common::run;
+
+/// A temporary folder, removed when the test ends.
+struct Temp(PathBuf);
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp(name: &str) -> Temp {
+    let d = std::env::temp_dir().join(format!("oxello-corpus-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    Temp(d)
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// `corpus generate` into `dir` with small settings; `extra` flags replace the defaults.
+fn generate(dir: &Path, extra: &[&str]) -> (i32, String, String) {
+    let defaults = [
+        ("--games", "20"),
+        ("--chunk-games", "10"),
+        ("--depth", "2"),
+        ("--exact", "12"),
+        ("--threads", "2"),
+        ("--siblings", "10-11"),
+    ];
+    let mut args = vec!["corpus", "generate", "--dir", s(dir)];
+    for (flag, value) in defaults {
+        if !extra.contains(&flag) {
+            args.extend([flag, value]);
+        }
+    }
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+#[test]
+fn generate_resume_stats_merge_train() {
+    let t = temp("pipeline");
+    let a = t.0.join("a");
+    let (code, out, err) = generate(&a, &["--shard", "1/2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1 chunks written (10 games"), "{out}");
+    let (code, out, err) = generate(&a, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("1 chunks written") && out.contains("1 chunks of this shard were there already"),
+        "{out}"
+    );
+    let (code, out, err) = run(&["corpus", "stats", s(&a)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("20 games (2 held out), "), "{out}");
+    assert!(out.contains("run random-d2-e12-s1: 2 shards, 20 games;"), "{out}");
+    let siblings = out
+        .lines()
+        .find(|l| l.starts_with("10-19"))
+        .and_then(|l| l.split_whitespace().last())
+        .and_then(|v| v.parse::<u64>().ok())
+        .expect("a 10-19 row");
+    assert!(siblings > 20, "{out}");
+
+    // Another machine's run, merged in; merging again copies nothing.
+    let b = t.0.join("b");
+    let (code, _, err) = generate(&b, &["--seed", "9"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run(&["corpus", "merge", "--into", s(&a), s(&b)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("2 shards copied"), "{out}");
+    let (_, out, _) = run(&["corpus", "merge", "--into", s(&a), s(&b)]);
+    assert!(out.starts_with("0 shards copied") && out.contains("2 already there"), "{out}");
+
+    // A settings change on an existing run is refused, naming the setting.
+    let (code, _, err) = generate(&a, &["--depth", "3", "--run", "random-d2-e12-s1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("search_depth: 2 here, 3 asked"), "{err}");
+
+    // The weights fit from the corpus, with either label.
+    for labels in ["game", "search"] {
+        let weights = t.0.join(format!("eval-{labels}.bin"));
+        let (code, out, err) = run(&[
+            "train",
+            "--data",
+            s(&a),
+            "--labels",
+            labels,
+            "--iterations",
+            "5",
+            "--out",
+            s(&weights),
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("weights written"), "{out}");
+        assert!(err.contains("train: "), "{err}");
+    }
+}
+
+#[test]
+fn a_damaged_shard_is_named() {
+    let t = temp("damaged");
+    let (code, _, err) = generate(&t.0, &["--games", "10"]);
+    assert_eq!(code, 0, "{err}");
+    let shard = t.0.join("random-d2-e12-s1").join("c000000.oxc");
+    let bytes = std::fs::read(&shard).expect("shard");
+    std::fs::write(&shard, &bytes[..bytes.len() - 10]).expect("cut");
+    let out = t.0.join("x.bin");
+    for args in [
+        vec!["corpus", "stats", s(&t.0)],
+        vec!["train", "--data", s(&t.0), "--out", s(&out)],
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(
+            err.starts_with(&format!("oxello: {}: checksum mismatch", shard.display())),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// Every shard committed under corpus/ is whole: the data the shipped weights are refitted from.
+#[test]
+fn the_repository_corpus_reads_whole() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    let (code, out, err) = run(&["corpus", "stats", s(&corpus)]);
+    assert_eq!(code, 0, "{err}");
+    let games: u64 = out.split_whitespace().next().and_then(|g| g.parse().ok()).expect("games");
+    assert!(games >= 3000, "{out}");
+    println!("{out}");
+}
