@@ -22,9 +22,11 @@ pub struct Budget {
 }
 
 /// Kept back for the process and pipe latency so the clock never runs out: once, and again for
-/// each of our moves still to come (the GUI's clock also counts the exchange of lines).
-const SAFETY: Duration = Duration::from_millis(40);
-const PER_MOVE_OVERHEAD: Duration = Duration::from_millis(4);
+/// each of our moves still to come (the GUI's clock also counts the exchange of lines). 40 ms
+/// and 4 ms used more of a 2-second clock but lost games on time on a loaded core (fourteenth
+/// session): back to 50 and 10 until a match on a busy machine shows the smaller margin safe.
+const SAFETY: Duration = Duration::from_millis(50);
+const PER_MOVE_OVERHEAD: Duration = Duration::from_millis(10);
 
 /// Relative effort of a move at `empties`: the midgame and the moves where the solve becomes
 /// possible (about 18-28 empties) deserve more time than the opening or the last few moves.

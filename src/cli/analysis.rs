@@ -5,6 +5,7 @@ use clap::Subcommand;
 use oxello::base::Kernel;
 use oxello::base::OrderingEval;
 use oxello::board::notation::render;
+use oxello::engine::UserClock;
 use oxello::perft::{self, PassPolicy};
 use oxello::search::endgame::SolveMode;
 use oxello::search::midgame::Searcher;
@@ -95,6 +96,11 @@ pub struct AnalyzeArgs {
     /// Search threads (they share the moves of a node once its first move is searched).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Seconds for the whole analysis, shared by the moves (`--game-time` means the same here);
+    /// with no --depth or --level the time alone decides how deep (level 20's solves and
+    /// pruning, depth 60).
+    #[command(flatten)]
+    clock: super::play::ClockArgs,
 }
 
 #[derive(clap::Args)]
@@ -176,6 +182,10 @@ fn perft(args: &PerftArgs) -> Outcome {
 
 fn analyze(args: &AnalyzeArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) -> Outcome {
     let pos = load::position_option(args.board.as_deref(), args.moves.as_deref())?;
+    let time = match args.clock.clock() {
+        UserClock::MoveTime(s) | UserClock::GameTime(s) => Some(std::time::Duration::from_secs_f64(s)),
+        UserClock::None => None,
+    };
     let depth = match args.depth {
         Some(d) => AnalyzeDepth {
             depth: d,
@@ -184,16 +194,20 @@ fn analyze(args: &AnalyzeArgs, globals: &Globals, eval: &(dyn OrderingEval + Syn
             probable_empties: [0; 3],
             pruning: Pruning::from_percent(args.selectivity.unwrap_or(100)),
             threads: args.threads,
+            time,
         },
         None => {
-            let l = load::levels(globals)?.get(args.level.unwrap_or(10));
+            // A time and no level: level 20's solves and pruning, as deep as the time allows.
+            let by_time = time.is_some() && args.level.is_none();
+            let l = load::levels(globals)?.get(args.level.unwrap_or(if by_time { 20 } else { 10 }));
             AnalyzeDepth {
-                depth: l.depth,
+                depth: if by_time { 60 } else { l.depth },
                 exact_empties: l.exact_empties,
                 wld_empties: l.wld_empties,
                 probable_empties: l.probable_empties,
                 pruning: Pruning::from_percent(args.selectivity.unwrap_or(l.selectivity)),
                 threads: args.threads,
+                time,
             }
         }
     };

@@ -203,6 +203,7 @@ fn serve(args: &ServeArgs, globals: &Globals, eval: Eval) -> Outcome {
     let config = Config {
         host: args.host.clone(),
         port: args.port,
+        clock: args.clock.clock(),
     };
     let server =
         Server::bind(&config, thinker, book).map_err(|e| format!("serve: cannot listen on {}:{}: {e}", args.host, args.port))?;

@@ -32,6 +32,9 @@ pub struct Config {
     pub host: String,
     /// 0: any free port.
     pub port: u16,
+    /// `--game-time` (the page's clock to start with) or `--move-time` (each move's time when
+    /// the page's clock is off).
+    pub clock: crate::engine::UserClock,
 }
 
 /// The listening server; `run` serves until the process ends.
@@ -54,7 +57,7 @@ impl Server {
         Ok(Server {
             listener,
             access: http::Access { extra_host, port },
-            worker: Arc::new(Worker::start(thinker, book)?),
+            worker: Arc::new(Worker::start(thinker, book)?.with_clock(config.clock)),
         })
     }
 

@@ -7,7 +7,7 @@ use super::json::Json;
 use super::worker::{Decision, Event, Task, Worker};
 use crate::board::notation::{format_position, parse_position};
 use crate::board::{Color, Position, Square};
-use crate::engine::{ThinkInfo, move_budget};
+use crate::engine::{ThinkInfo, UserClock, fixed_budget, move_budget};
 use crate::game::{Game, Ply};
 use crate::ggf::GgfGame;
 use crossbeam_channel::RecvTimeoutError;
@@ -23,8 +23,8 @@ const KEEP_ALIVE: Duration = Duration::from_secs(2);
 /// Answers one request on `out`.
 pub fn handle(req: &Request, worker: &Worker, out: &mut impl Write) -> std::io::Result<()> {
     let r = match (req.method.as_str(), req.path.as_str()) {
-        ("GET", "/") => return http::respond(out, 200, "text/html; charset=utf-8", PAGE.as_bytes()),
-        ("POST", "/api/move" | "/api/analyze") => match think_request(req) {
+        ("GET", "/") => return http::respond(out, 200, "text/html; charset=utf-8", page(worker.clock).as_bytes()),
+        ("POST", "/api/move" | "/api/analyze") => match think_request(req, worker.clock) {
             Ok((pos, level, task)) => return stream(worker, pos, level, task, out),
             Err(e) => Err(e),
         },
@@ -178,7 +178,21 @@ fn export(b: &Json) -> Result<Json, Refusal> {
 
 /// The position, level and task of `/api/move` (`clock`: the engine's seconds left for the
 /// game, none or 0 for no clock) or `/api/analyze`.
-fn think_request(req: &Request) -> Result<(Position, u32, Task), Refusal> {
+/// The page, its clock preset to `--game-time` when one was given.
+fn page(clock: UserClock) -> String {
+    match clock {
+        UserClock::GameTime(s) => PAGE.replace(
+            r#"id="clock-minutes" type="number" min="0" max="600" step="0.5" value="0""#,
+            &format!(
+                r#"id="clock-minutes" type="number" min="0" max="600" step="0.5" value="{}""#,
+                s / 60.0
+            ),
+        ),
+        _ => PAGE.to_string(),
+    }
+}
+
+fn think_request(req: &Request, default: UserClock) -> Result<(Position, u32, Task), Refusal> {
     let b = body(req)?;
     let g = game(&b)?;
     let chosen = number(&b, "level", 0.0..=60.0)?;
@@ -187,9 +201,14 @@ fn think_request(req: &Request) -> Result<(Position, u32, Task), Refusal> {
         let clock = number(&b, "clock", 0.0..=1e6)?.filter(|&c| c > 0.0);
         let empties = g.position().board.empty_count();
         // No level chosen (the page's "clock" entry) and a clock: the clock decides the depth.
+        let time = match (clock, default) {
+            (Some(c), _) => Some(move_budget(c, 0.0, None, empties)),
+            (None, UserClock::MoveTime(s)) => Some(fixed_budget(s)),
+            (None, _) => None,
+        };
         Task::Move {
-            time: clock.map(|c| move_budget(c, 0.0, None, empties)),
-            by_clock: chosen.is_none() && clock.is_some(),
+            time,
+            by_clock: chosen.is_none() && time.is_some(),
         }
     } else {
         Task::Analyze

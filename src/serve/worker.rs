@@ -60,6 +60,8 @@ pub struct Worker {
     jobs: Sender<Job>,
     /// The stop flag of the latest job (running or queued).
     latest: Mutex<Option<Arc<AtomicBool>>>,
+    /// `serve --game-time` / `--move-time`.
+    pub clock: crate::engine::UserClock,
 }
 
 impl Worker {
@@ -77,7 +79,12 @@ impl Worker {
         Ok(Worker {
             jobs,
             latest: Mutex::new(None),
+            clock: crate::engine::UserClock::None,
         })
+    }
+
+    pub fn with_clock(self, clock: crate::engine::UserClock) -> Worker {
+        Worker { clock, ..self }
     }
 
     /// Queues a job behind a stop of everything before it.

@@ -20,6 +20,8 @@ pub struct AnalyzeDepth {
     pub probable_empties: [u32; 3],
     pub pruning: Pruning,
     pub threads: usize,
+    /// Time for the whole analysis (`--move-time` / `--game-time`), shared by the moves.
+    pub time: Option<std::time::Duration>,
 }
 
 impl AnalyzeDepth {
@@ -29,7 +31,9 @@ impl AnalyzeDepth {
             board,
             limits: Limits {
                 depth: Some(plies),
-                ..Limits::default()
+                nodes: None,
+                time: self.time,
+                target: self.time,
             },
             exact_empties: self.exact_empties,
             wld_empties: self.wld_empties,
@@ -73,6 +77,11 @@ pub fn analyze(
         crate::board::bits::Squares(moves)
             .filter_map(|sq| b.play(sq).map(|c| (Square::At(sq as u8), c)))
             .collect()
+    };
+    // A time for the analysis is shared equally by the moves.
+    let depth = AnalyzeDepth {
+        time: depth.time.map(|t| t / choices.len().max(1) as u32),
+        ..depth
     };
     let mut out: Vec<MoveScore> = choices
         .into_iter()
