@@ -10,7 +10,10 @@
 # when started again with the same OUTDIR.
 # Each round plays every opening twice (colours swapped) in each pairing: 200 games a pairing
 # with the 100 openings. Usage: benches/timed_games.sh [ROUNDS] [SECONDS] [OUTDIR] [OPENINGS]
-# (defaults: 5 rounds = 1,000 games a pairing, 5 s, target/timed-games, all 100 openings)
+# (defaults: 5 rounds = 1,000 games a pairing, 5 s, target/timed-games, all 100 openings).
+# OXELLO_ARGS replaces the engines' level options (default "--level 30"): "" plays at the
+# default level, where the clock decides; "--ponder" adds pondering to both sides (then give
+# the run both cores).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 rounds="${1:-5}"
@@ -18,11 +21,15 @@ seconds="${2:-5}"
 out="${3:-$root/target/timed-games}"
 count="${4:-100}"
 mkdir -p "$out"
-cargo build --release --quiet --manifest-path "$root/Cargo.toml"
-bin="$root/target/release/oxello"
+# OXELLO_BIN: a copy of the binary to test (so that builds during a long run change nothing).
+if [ -z "${OXELLO_BIN:-}" ]; then
+  cargo build --release --quiet --manifest-path "$root/Cargo.toml"
+fi
+bin="${OXELLO_BIN:-$root/target/release/oxello}"
 # Wrappers keep each engine's warnings (stderr) in the output directory.
+args="${OXELLO_ARGS---level 30}"
 for p in gtp nboard; do
-  printf '#!/bin/sh\nexec "%s" %s --threads 1 --no-book --level 30 2>>"%s/%s.log"\n' "$bin" "$p" "$out" "$p" > "$out/oxello-$p.sh"
+  printf '#!/bin/sh\nexec "%s" %s --threads 1 --no-book %s 2>>"%s/%s.log"\n' "$bin" "$p" "$args" "$out" "$p" > "$out/oxello-$p.sh"
   chmod +x "$out/oxello-$p.sh"
 done
 pairs=("gtp:$out/oxello-gtp.sh|nboard:$out/oxello-nboard.sh|self")

@@ -28,20 +28,23 @@ pub struct Budget {
 const SAFETY: Duration = Duration::from_millis(50);
 const PER_MOVE_OVERHEAD: Duration = Duration::from_millis(10);
 
-/// Relative effort of a move at `empties`: the midgame and the moves where the solve becomes
-/// possible (about 18-28 empties) deserve more time than the opening or the last few moves.
-/// Once a solve has gone through, the moves after it come from its table at once, and the time
-/// kept for them is left on the clock at the end: every level from 10 up, and the clock's
-/// search, has solved the game by 17 empties, and the first solve usually comes early in
-/// 18-28, so the weights lean to the midgame (fourteenth session: with 2.0 for 18-28 and 0.8 /
-/// 0.25 below, games on a 2 s clock ended with 40-50 % of it unused).
+/// Relative effort of a move at `empties`, shaped like the time a tuned level spends where
+/// (level 17 against NTest depth 16, 200 XOT games, fifteenth session; seconds a move:
+/// 0.025 at 44+ empties, 0.05 at 28-43, 0.03 at 24-27 where the 95 % solves replace the
+/// midgame search, 0.21 at 20-23 where the proven WLD and exact solves come, 0.02 at 16-19,
+/// nothing below). The first proven solve takes about two fifths of a level's game; weights
+/// that leaned to the midgame cut it short under a clock (45 % against NTest depth 16 where
+/// the level itself scored 59 %, fourteenth session). Once a solve has gone through, the
+/// moves after it come from its table at once.
 fn weight(empties: u32) -> f64 {
     match empties {
-        0..=12 => 0.1,
-        13..=17 => 0.3,
-        18..=28 => 1.2,
-        29..=44 => 1.4,
-        _ => 0.8,
+        0..=12 => 0.03,
+        13..=17 => 0.15,
+        18..=19 => 0.5,
+        20..=23 => 4.5,
+        24..=27 => 0.7,
+        28..=43 => 1.0,
+        _ => 0.45,
     }
 }
 
@@ -60,14 +63,18 @@ pub fn budget(clock: &Clock, empties: u32) -> Budget {
         Some(n) => ours.into_iter().take(n.max(1) as usize).collect(),
         None => ours,
     };
-    let remaining = clock.remaining.saturating_sub(SAFETY + PER_MOVE_OVERHEAD * ours.len() as u32);
+    // The per-move reserve shrinks with short clocks: 10 ms for each of 26 moves would keep back
+    // a fifth of a 1.2 s game (fifteenth session: 53 % of such a clock used).
+    let per_move = PER_MOVE_OVERHEAD.min(clock.remaining.mul_f64(0.004));
+    let remaining = clock.remaining.saturating_sub(SAFETY + per_move * ours.len() as u32);
     let total: f64 = ours.iter().map(|&e| weight(e)).sum::<f64>().max(weight(empties));
     let share = remaining.mul_f64(weight(empties) / total);
     let target = (share + clock.increment.mul_f64(0.9)).min(remaining);
     // The hard limit lets an iteration or a solve run over the target, but never uses more
-    // than a third of what is left (plus the increment that comes back).
+    // than half of what is left (plus the increment that comes back): the first solve may
+    // need that much, and the moves after it are answered from its table.
     let hard = (target * 3)
-        .min(remaining / 3 + clock.increment.mul_f64(0.9))
+        .min(remaining / 2 + clock.increment.mul_f64(0.9))
         .max(target)
         .min(remaining);
     Budget { target, hard }
@@ -109,6 +116,43 @@ mod tests {
         // A typical 5-minute game spends a few seconds per opening move.
         let t = budget(&c, 56).target.as_secs_f64();
         assert!((2.0..20.0).contains(&t), "{t}");
+    }
+
+    /// Where a level's first proven solve comes (20-23 empties) the move gets about two fifths
+    /// of what is left, and a midgame move a few per cent: a level's own profile (fifteenth
+    /// session); the hard limit lets the solve run to half the clock left.
+    #[test]
+    fn the_first_solve_gets_what_it_needs() {
+        for secs in [1u64, 2, 10, 60] {
+            let c = clock(secs);
+            let solve = budget(&c, 23);
+            let left = c.remaining.as_secs_f64();
+            assert!(solve.target.as_secs_f64() > 0.35 * left, "{secs}: {solve:?}");
+            assert!(solve.hard.as_secs_f64() <= 0.5 * left + 1e-9, "{secs}: {solve:?}");
+            let midgame = budget(&c, 36).target.as_secs_f64();
+            assert!((0.03 * left..0.08 * left).contains(&midgame), "{secs}: {midgame}");
+        }
+    }
+
+    /// The reserve for the exchange of lines is 10 ms a move, less on short clocks.
+    #[test]
+    fn short_clocks_keep_back_less_for_each_move() {
+        let kept = |secs: f64| {
+            let c = Clock {
+                remaining: Duration::from_secs_f64(secs),
+                increment: Duration::ZERO,
+                moves_to_go: None,
+            };
+            // Spend every move's target: what is left at the end was kept back.
+            let mut c = c;
+            for empties in (1..=52).rev().step_by(2) {
+                let b = budget(&c, empties);
+                c.remaining = c.remaining.saturating_sub(b.target);
+            }
+            c.remaining.as_secs_f64() / secs
+        };
+        assert!(kept(1.2) < 0.2, "{}", kept(1.2));
+        assert!(kept(60.0) < 0.02, "{}", kept(60.0));
     }
 
     #[test]

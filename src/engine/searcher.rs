@@ -63,7 +63,10 @@ const LEVEL_SECONDS: [(u32, f64); 11] = [
 
 /// The share of a game's clock a level may need on average: games vary (a level's slowest game
 /// takes about 1.5x its mean) and the hard limits cut the slow moves short.
-const LEVEL_SHARE: f64 = 0.7;
+const LEVEL_SHARE: f64 = 0.9;
+
+/// Plies past the level's depth that a move by the clock may search when its target allows.
+const CLOCK_EXTRA_PLIES: u32 = 4;
 
 /// The search when the clock decides: the deepest level of the table whose seconds a game fit
 /// the clock at its present pace (the levels' depths, solves and pruning were tuned at equal
@@ -77,7 +80,10 @@ pub fn clock_level(budget: Budget, empties: u32, levels: &Levels) -> Level {
     let game = crate::time::game_equivalent(budget.target, empties).as_secs_f64() * LEVEL_SHARE;
     let (top, top_seconds) = LEVEL_SECONDS[LEVEL_SECONDS.len() - 1];
     if game < top_seconds * 2.0 {
-        let level = match LEVEL_SECONDS.iter().rev().find(|&&(_, s)| s <= game) {
+        // The nearest level rather than the one below: the levels are 1.3-2x apart, and taking
+        // the one below left a third of the clock unused; a level that runs over its share is
+        // corrected at the next moves, whose pace is measured again.
+        let level = match LEVEL_SECONDS.iter().rev().find(|&&(_, s)| s <= game * 1.2) {
             Some(&(l, _)) => l,
             // Levels 1-9: each about 1.6x the one below.
             None => (1..10u32)
@@ -277,7 +283,11 @@ impl Think for SearchThinker {
         };
         let b = req.position.board;
         let time = req.time.filter(|_| !req.until_stopped);
-        let sreq = self.request(b, level, level.depth_at(b.empty_count()).max(1), time);
+        // By the clock the level sets the solves, the pruning and the depth to reach; time
+        // left over from the target buys a few more plies (the levels are 1.4-2.3x apart, and
+        // stopping at the level's depth left a third of a clock equal to NTest's unused).
+        let depth = level.depth_at(b.empty_count()) + if req.by_clock { CLOCK_EXTRA_PLIES } else { 0 };
+        let sreq = self.request(b, level, depth.max(1), time);
         // The style's lines carry the chances; within the solve depths the ordinary search
         // answers (σ = 0 there) and its lines get the chances of its result.
         let mpc = req.risk.map(|_| self.searcher.mpc.clone());
