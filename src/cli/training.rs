@@ -89,8 +89,9 @@ pub struct TrainArgs {
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
     /// The label of a corpus position before perfect play: the game's result (`game`), the
-    /// value of the search that chose its move (`search`), or that value from N empties up and
-    /// the result below (`search-from-N`).
+    /// value of the search that chose its move (`search`), that value from N empties up and
+    /// the result below (`search-from-N`), or only the deeper searches' values from N empties
+    /// up (positions there without one are left out) and the result below (`deep-from-N`).
     #[arg(long, default_value = "game", value_parser = LabelPolicy::parse)]
     labels: LabelPolicy,
     #[arg(long, default_value = "params/eval.bin")]

@@ -112,29 +112,44 @@ pub enum LabelPolicy {
     /// from a 16-ply search at 30–44 empties, the result 8.5), the result near it (21–24
     /// empties: 3.3 from the exact score, the search 4.2).
     SearchFrom(u32),
+    /// Only the deeper searches' values at this many empties and more (positions there
+    /// without one give no record), the game's result below: for training on the labels that
+    /// are better than the evaluation (a 12-ply search is 1.1 discs from a 16-ply one at
+    /// 30–44 empties, the static evaluation 3.6, the 4-ply search 2.5, the result 8.5).
+    DeepFrom(u32),
 }
 
 impl LabelPolicy {
-    /// `game`, `search` or `search-from-N`.
+    /// `game`, `search`, `search-from-N` or `deep-from-N`.
     pub fn parse(s: &str) -> Result<LabelPolicy, String> {
+        let bad = || format!("'{s}': expected game, search, search-from-N or deep-from-N (N empties, at most 60)");
+        let empties = |n: &str| n.parse().ok().filter(|&n: &u32| n <= 60);
         match s {
             "game" => Ok(LabelPolicy::Game),
             "search" => Ok(LabelPolicy::Search),
-            _ => s
-                .strip_prefix("search-from-")
-                .and_then(|n| n.parse().ok())
-                .filter(|&n: &u32| n <= 60)
-                .map(LabelPolicy::SearchFrom)
-                .ok_or_else(|| format!("'{s}': expected game, search or search-from-N (N empties, at most 60)")),
+            _ => {
+                if let Some(n) = s.strip_prefix("search-from-") {
+                    empties(n).map(LabelPolicy::SearchFrom).ok_or_else(bad)
+                } else if let Some(n) = s.strip_prefix("deep-from-") {
+                    empties(n).map(LabelPolicy::DeepFrom).ok_or_else(bad)
+                } else {
+                    Err(bad())
+                }
+            }
         }
     }
 
     fn searched(self, empties: u32) -> bool {
         match self {
-            LabelPolicy::Game => false,
+            LabelPolicy::Game | LabelPolicy::DeepFrom(_) => false,
             LabelPolicy::Search => true,
             LabelPolicy::SearchFrom(n) => empties >= n,
         }
+    }
+
+    /// Whether a position with no deep label and no exact score gives no record.
+    fn needs_deep(self, empties: u32) -> bool {
+        matches!(self, LabelPolicy::DeepFrom(n) if empties >= n)
     }
 }
 
@@ -199,6 +214,8 @@ impl GameRecord {
                 (result, Label::Exact)
             } else if let Some(d) = deep {
                 (d.value, Label::Search)
+            } else if policy.needs_deep(p.board.empty_count()) {
+                continue;
             } else {
                 match self.search.get(i) {
                     Some(&v) if policy.searched(p.board.empty_count()) => (v, Label::Search),

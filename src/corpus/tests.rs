@@ -5,7 +5,7 @@ use super::play::{DeepOptions, PlayOptions};
 use super::store::{self, Corpus};
 use crate::base::OrderingEval;
 use crate::board::Board;
-use crate::eval::dataset::Label;
+use crate::eval::dataset::{Label, Record};
 use crate::search::endgame::{SolveMode, Solver};
 use crate::search::midgame::Searcher;
 use crate::search::request::SearchRequest;
@@ -143,6 +143,21 @@ fn labels_are_what_they_say() {
     assert_eq!(game.len(), corpus.records(LabelPolicy::Search).len());
     assert!(exact >= 40 && searched > 100 && siblings > 4, "{exact} {searched} {siblings}");
     assert!(deep >= 4, "{deep}");
+    // deep-from-N: at N empties and more only the deep labels (and exact scores) remain;
+    // below N the game's result as with `game`.
+    let deep_only = corpus.records(LabelPolicy::DeepFrom(20));
+    let search_labelled = |r: &&Record| r.label == Label::Search;
+    assert_eq!(deep_only.iter().filter(search_labelled).count(), deep);
+    assert!(deep_only.iter().all(|r| r.label != Label::Game || r.board.empty_count() < 20));
+    assert_eq!(
+        deep_only.len(),
+        // (deep labels replace the result under every policy: `game` holds them too)
+        game.iter()
+            .filter(|r| r.label != Label::Game || r.board.empty_count() < 20)
+            .count()
+    );
+    assert!(LabelPolicy::parse("deep-from-28") == Ok(LabelPolicy::DeepFrom(28)));
+    assert!(LabelPolicy::parse("deep-from-61").is_err() && LabelPolicy::parse("deep").is_err());
     let records = corpus.records(LabelPolicy::Search);
     let n: usize = corpus
         .shards
