@@ -893,8 +893,10 @@ macro_rules! midgame_impl {
             /// bounds meet; the PV is read back from the TT.
             $(#[$attr])*
             fn root_mtdf(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Line) -> i32 {
-                if depth < TT_MIN_DEPTH {
-                    // Null-window nodes this shallow leave no best move in the TT to read back.
+                if depth < TT_MIN_DEPTH || self.solves_exactly(b, depth) {
+                    // Null-window nodes this shallow leave no best move in the TT to read back,
+                    // and a root the solver answers stores none either: the line read back was
+                    // the last iteration's, whose first move need not reach the solved value.
                     return self.root_pvs(b, depth, guess, pv);
                 }
                 let f = Features::new(self.deltas, b);
