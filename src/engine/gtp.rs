@@ -110,7 +110,7 @@ impl GtpSession {
         let position = self.game.position();
         let mv = if position.board.moves() == 0 {
             Square::Pass
-        } else if let Some(choice) = self.book.choose(&position) {
+        } else if let Some(choice) = self.book.choose(&position, 0) {
             choice.mv
         } else {
             self.ponder.check(&position);

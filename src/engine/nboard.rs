@@ -159,7 +159,10 @@ impl NboardSession {
         // A forced pass needs no thought; the GUI still asks (PROTOCOLS.md §1.7).
         let ply = if pos.board.moves() == 0 {
             Ply::bare(Square::Pass)
-        } else if let Some(choice) = self.book.choose(&pos) {
+        } else if let Some(choice) = self
+            .book
+            .choose(&pos, crate::search::draw::from_discs(self.request(1, false).draw_value))
+        {
             Ply {
                 mv: choice.mv,
                 eval: Some(choice.value),

@@ -135,6 +135,7 @@ impl SearchThinker {
             driver: Driver::Pvs,
             pruning: Pruning::from_percent(level.selectivity),
             threads: self.threads,
+            draw: 0,
         }
     }
 
@@ -164,7 +165,11 @@ impl SearchThinker {
                         pv: Vec::new(),
                     }
                 } else {
-                    let child_req = self.request(child, level, depth - 1, None);
+                    let child_req = SearchRequest {
+                        // The child's side to move is the other one.
+                        draw: -crate::search::draw::from_discs(req.draw_value),
+                        ..self.request(child, level, depth - 1, None)
+                    };
                     self.searcher.run(&child_req, self.eval.as_ref(), stop, &mut |_| {})
                 };
                 if stop.load(Ordering::Relaxed) && !round.is_empty() {
@@ -277,7 +282,10 @@ impl Think for SearchThinker {
         };
         let b = req.position.board;
         let time = req.time.filter(|_| !req.until_stopped);
-        let sreq = self.request(b, level, level.depth_at(b.empty_count()).max(1), time);
+        let sreq = SearchRequest {
+            draw: crate::search::draw::from_discs(req.draw_value),
+            ..self.request(b, level, level.depth_at(b.empty_count()).max(1), time)
+        };
         // The style's lines carry the chances; within the solve depths the ordinary search
         // answers (σ = 0 there) and its lines get the chances of its result.
         let mpc = req.risk.map(|_| self.searcher.mpc.clone());
@@ -294,6 +302,8 @@ impl Think for SearchThinker {
             report(i)
         };
         if let Some(c) = req.risk.filter(|_| !risk::solved_by_search(&sreq)) {
+            // The style values real scores (its distributions model them): no contempt.
+            let sreq = SearchRequest { draw: 0, ..sreq };
             return self.risk(req, &sreq, c, stop, &mut report);
         }
         if req.moves > 1 {
@@ -352,5 +362,34 @@ mod tests {
         // Four moves per round, four rounds.
         assert_eq!(hints.len(), 16);
         assert!(hints[12..].iter().all(|h| h.depth == SearchDepth::Plies(4)));
+    }
+
+    /// Through the `Think` API with the real evaluation: Black to move, E7 ends the game
+    /// 31-31 at once (a1 and a8 can never be played), A8 leads on to a position valued 0 at
+    /// level 1. A draw worth a disc (NBoard `set contempt 100`) takes E7, worth minus one A8;
+    /// the same for White with the colours swapped (the view is the side to move's here).
+    #[test]
+    fn contempt_chooses_between_a_sure_draw_and_an_estimate() {
+        let stop = AtomicBool::new(false);
+        let pos = crate::board::notation::parse_position("-XXXXXXXXOXOOOXXXOOXOXXXXOOOXXOOXXOXOOOOXOXXXOOOXOOO-OOO-OOOOOOO X")
+            .expect("valid");
+        let req = |draw_value| ThinkRequest {
+            position: pos,
+            depth: 1,
+            time: None,
+            moves: 1,
+            draw_value,
+            risk: None,
+            by_clock: false,
+            until_stopped: false,
+        };
+        let mut t = thinker();
+        let r = t.think(&req(1.0), &stop, &mut |_| {});
+        assert_eq!((r.best, r.score), (Square::At(52), 1.0));
+        let r = t.think(&req(-1.0), &stop, &mut |_| {});
+        assert_eq!(r.best, Square::At(56));
+        // The same searcher again (its table holds the other contempt's bounds).
+        let r = t.think(&req(1.0), &stop, &mut |_| {});
+        assert_eq!(r.best, Square::At(52));
     }
 }

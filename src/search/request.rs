@@ -46,6 +46,10 @@ pub struct SearchRequest {
     pub pruning: Pruning,
     /// Search threads (young brothers shared at split points, one table); 1 = deterministic single thread.
     pub threads: usize,
+    /// The value of a proven draw to the side to move at `board`, in discs: -1, 0 or 1
+    /// (contempt, `search::draw`). Games that end level inside the tree and exact solves of 0
+    /// count as this for the root's side and as its opposite for the other side.
+    pub draw: i32,
 }
 
 impl SearchRequest {
@@ -64,6 +68,7 @@ impl SearchRequest {
             driver: Driver::Pvs,
             pruning: Pruning::None,
             threads: 1,
+            draw: 0,
         }
     }
 }

@@ -41,6 +41,7 @@ impl AnalyzeDepth {
             driver,
             pruning: self.pruning,
             threads: self.threads,
+            draw: 0,
         }
     }
 }

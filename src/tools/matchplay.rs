@@ -68,6 +68,7 @@ pub fn play_game(black: &Player, white: &Player, opening: Position, searchers: &
             driver: Driver::Pvs,
             pruning: player.pruning,
             threads: 1,
+            draw: 0,
         };
         let r = searcher.run(&req, player.eval, &stop, &mut |_| {});
         pos = match r.best {

@@ -149,9 +149,12 @@ pub fn search(
         searcher,
         eval,
         // Leaves are solved exactly within the exact depth; WLD values would be signs, not discs.
+        // The style's leaves are valued without contempt: they are searched from both sides'
+        // turns, and the distributions model real scores.
         template: SearchRequest {
             wld_empties: req.exact_empties,
             probable_empties: [0; 3],
+            draw: 0,
             ..req.clone()
         },
         stop,
