@@ -162,7 +162,7 @@ impl Valuer for ThinkValuer<'_> {
             },
             by_clock: false,
             until_stopped: false,
-            depth: self.level,
+            level: self.level,
             time: None,
             moves: 1,
             draw_value: 0.0,

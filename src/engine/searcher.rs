@@ -125,7 +125,6 @@ impl SearchThinker {
             board,
             limits: Limits {
                 depth: Some(depth),
-                nodes: None,
                 time: time.map(|b| b.hard),
                 target: time.map(|b| b.target),
             },
@@ -143,7 +142,7 @@ impl SearchThinker {
     /// NBoard expects), then solved when the level reaches the end.
     fn hint(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
         let start = Instant::now();
-        let level = self.levels.get(req.depth);
+        let level = self.levels.get(req.level);
         let b = req.position.board;
         let mut nodes = 0;
         let mut best: Option<ThinkResult> = None;
@@ -278,7 +277,7 @@ impl Think for SearchThinker {
         let start = Instant::now();
         let level = match req.time {
             Some(budget) if req.by_clock => clock_level(budget, req.position.board.empty_count(), &self.levels),
-            _ => self.levels.get(req.depth),
+            _ => self.levels.get(req.level),
         };
         let b = req.position.board;
         let time = req.time.filter(|_| !req.until_stopped);
@@ -345,7 +344,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let req = ThinkRequest {
             position: Position::start(),
-            depth: 4,
+            level: 4,
             time: None,
             moves: 1,
             draw_value: 0.0,
@@ -375,7 +374,7 @@ mod tests {
             .expect("valid");
         let req = |draw_value| ThinkRequest {
             position: pos,
-            depth: 1,
+            level: 1,
             time: None,
             moves: 1,
             draw_value,

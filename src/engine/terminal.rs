@@ -328,7 +328,7 @@ impl<'a> Terminal<'a> {
             };
             let req = ThinkRequest {
                 position: pos,
-                depth: self.level,
+                level: self.level,
                 time,
                 moves: 1,
                 draw_value: 0.0,
@@ -380,7 +380,7 @@ impl<'a> Terminal<'a> {
         let moves = pos.board.moves().count_ones().max(1) as usize;
         let req = ThinkRequest {
             position: pos,
-            depth: self.level,
+            level: self.level,
             time: None,
             moves,
             draw_value: 0.0,

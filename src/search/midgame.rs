@@ -96,7 +96,6 @@ struct Run<'a, K> {
     stop: &'a AtomicBool,
     start: Instant,
     deadline: Option<Instant>,
-    node_limit: Option<u64>,
     nodes: u64,
     aborted: bool,
     /// The helper threads and the split points offered to them (None: one thread).
@@ -289,13 +288,13 @@ fn main_thread(
     }
 }
 
-/// A helper has no node budget of its own: the main thread's count decides.
+/// A helper's life: jobs from the pool until the main thread's search is over.
 fn helper_thread(kernel: Kernel, args: RunArgs<'_>, solver: &mut Solver, pool: &Pool) {
     match kernel.isa() {
-        Isa::Portable => Run::<Portable>::new(args, solver, Some(pool)).without_node_limit().help(),
+        Isa::Portable => Run::<Portable>::new(args, solver, Some(pool)).help(),
         // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
         #[cfg(target_arch = "x86_64")]
-        Isa::X86V3 => unsafe { Run::<X86V3>::new(args, solver, Some(pool)).without_node_limit().help() },
+        Isa::X86V3 => unsafe { Run::<X86V3>::new(args, solver, Some(pool)).help() },
     }
 }
 
@@ -329,7 +328,6 @@ impl<'a, K> Run<'a, K> {
             stop,
             start,
             deadline: req.limits.time.map(|t| start + t),
-            node_limit: req.limits.nodes,
             nodes: 0,
             aborted: false,
             pool,
@@ -342,12 +340,7 @@ impl<'a, K> Run<'a, K> {
         }
     }
 
-    fn without_node_limit(mut self) -> Self {
-        self.node_limit = None;
-        self
-    }
-
-    /// Polls the stop flag, the clock and the node budget every few thousand nodes.
+    /// Polls the stop flag and the clock every few thousand nodes.
     #[inline]
     fn poll(&mut self) -> bool {
         if self.nodes.is_multiple_of(POLL_INTERVAL) && !self.aborted {
@@ -356,11 +349,10 @@ impl<'a, K> Run<'a, K> {
         self.aborted
     }
 
-    /// Stopped, out of time or nodes, or a brother at a split point above made the work useless.
+    /// Stopped, out of time, or a brother at a split point above made the work useless.
     fn must_stop(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.node_limit.is_some_and(|n| self.nodes >= n)
             || self.split.as_ref().is_some_and(|sp| sp.cut_here_or_above())
     }
 

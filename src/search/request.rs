@@ -11,7 +11,6 @@ use std::time::Duration;
 pub struct Limits {
     /// Maximum midgame depth in plies.
     pub depth: Option<u32>,
-    pub nodes: Option<u64>,
     /// Time for this move: the search is aborted when it is used up, and iterations are not
     /// started past 0.3 of it (an iteration costs about twice all the ones before it).
     pub time: Option<Duration>,

@@ -142,7 +142,7 @@ fn run(thinker: &mut dyn Think, book: &EngineBook, job: &Job) {
     };
     let req = ThinkRequest {
         position: pos,
-        depth: job.level,
+        level: job.level,
         time,
         moves,
         draw_value: 0.0,

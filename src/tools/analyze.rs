@@ -31,7 +31,6 @@ impl AnalyzeDepth {
             board,
             limits: Limits {
                 depth: Some(plies),
-                nodes: None,
                 time: self.time,
                 target: self.time,
             },

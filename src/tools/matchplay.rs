@@ -58,7 +58,6 @@ pub fn play_game(black: &Player, white: &Player, opening: Position, searchers: &
             board: pos.board,
             limits: Limits {
                 depth: player.depth,
-                nodes: None,
                 time: player.time_per_move,
                 target: None,
             },
