@@ -1,9 +1,9 @@
 //! `oxello analyze`: the score of every legal move of a position, best first.
 
-use super::json::JsonObject;
 use crate::base::DepthKind;
 use crate::base::OrderingEval;
 use crate::board::{Board, Square};
+use crate::json::JsonObject;
 use crate::search::dist::Odds;
 use crate::search::midgame::Searcher;
 use crate::search::request::{Driver, Limits, Pruning, SearchRequest};
