@@ -1402,11 +1402,9 @@ mod tests {
     /// a8 are empty and every line from them is of one colour up to the edge or the other
     /// corner, so neither side can ever play there; one to six more empties, with discs near
     /// them recoloured at random, leave moves to make before that.
-    fn boards_ending_early(seed: &mut u64, n: usize) -> Vec<Board> {
-        let mut rnd = || {
-            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            *seed >> 33
-        };
+    fn boards_ending_early(seed: u64, n: usize) -> Vec<Board> {
+        let mut rng = crate::rng::SplitMix(seed);
+        let mut rnd = || rng.next_u64();
         let at = |file: u64, rank: u64| 1u64 << (rank * 8 + file);
         let mut out = Vec::new();
         while out.len() < n {
@@ -1459,10 +1457,9 @@ mod tests {
     #[test]
     fn contempt_values_draws_as_negamax_does() {
         let stop = AtomicBool::new(false);
-        let mut seed = 2026;
         let mut changed = 0;
         // Boards on which the contempt changes some depth's value, and some on which it need not.
-        let all = boards_ending_early(&mut seed, 3000);
+        let all = boards_ending_early(2026, 3000);
         let differs = |b: &Board| (1..=b.empty_count()).any(|d| negamax_draw(b, d, 1) != negamax_draw(b, d, -1));
         let boards = all.iter().filter(|b| differs(b)).take(30).chain(&all[..20]);
         for &b in boards {
