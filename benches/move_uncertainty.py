@@ -3,8 +3,8 @@
 
 The style compares the moves of one position, so a per-move source of uncertainty must predict
 how far a move's value moves with depth relative to its siblings'. This reads the samples that
-`RISK_SAMPLES=FILE RISK_LOW=D cargo test --release --lib move_uncertainty -- --ignored
---nocapture` writes (one root move's child a line: position, error v(D + 6) - v(D), the error
+`RISK_SAMPLES=FILE RISK_LOW=D cargo run --release --example risk_move_uncertainty`
+writes (one root move's child a line: position, error v(D + 6) - v(D), the error
 model's σ, the features, the values at depths 1..=D + 6; a header line names the columns) and
 prints, per feature, with feature and error both centred on their position's mean: the
 correlation of the feature with |error|, with error², and with |move-specific error| (the

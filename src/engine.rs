@@ -31,9 +31,9 @@ pub struct ThinkRequest {
     /// The side to move has at least one legal move ([`think_position`] handles passes and
     /// finished games before a `Think` is called).
     pub position: Position,
-    /// Maximum midgame depth (NBoard `set depth`, GTP `set_level`); the endgame depth is the
-    /// searcher's choice.
-    pub depth: u32,
+    /// The level (NBoard `set depth`, GTP `set_level`, `--level`): a row of params/levels.txt
+    /// (midgame depth, solve empties, selectivity), not a number of plies.
+    pub level: u32,
     /// Time for this decision: aim for `target`, never past `hard`; None = limited by depth only.
     pub time: Option<Budget>,
     /// The clock decides how deep to search: no level was chosen (`--level`, GTP `set_level`,
@@ -221,12 +221,12 @@ pub fn serve<S: Session>(session: &mut S, rx: &Receiver<Message<S::Item>>, stop:
 /// Engine-wide settings from the command line.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
-    /// Default midgame depth until the GUI sets one.
-    pub depth: u32,
+    /// Default level until the GUI sets one.
+    pub level: u32,
     pub book: book::EngineBook,
     /// The risk-aware style's confidence in percent (`--risk`); None: the ordinary search.
     pub risk: Option<u32>,
-    /// `depth` was chosen (`--level`), not the default: under a clock it caps the search.
+    /// `level` was chosen (`--level`), not the default: under a clock it caps the search.
     pub level_explicit: bool,
     /// `--move-time` / `--game-time`.
     pub clock: UserClock,
@@ -338,7 +338,7 @@ mod tests {
             Output::new(Box::new(sink.clone())),
             thinker,
             EngineOptions {
-                depth: 4,
+                level: 4,
                 book: book::EngineBook::default(),
                 risk: None,
                 level_explicit: false,
@@ -373,7 +373,7 @@ mod tests {
     fn request(position: Position) -> ThinkRequest {
         ThinkRequest {
             position,
-            depth: 1,
+            level: 1,
             time: None,
             moves: 1,
             draw_value: 0.0,

@@ -132,7 +132,7 @@ fn replay(path: &Path) -> Result<(), String> {
     if !e.exited {
         e.close().map_err(|m| format!("at the end: {m}"))?;
     }
-    let extra: Vec<String> = e.lines.try_iter().collect();
+    let extra: Vec<String> = e.lines.try_iter().map(|(_, l)| l).collect();
     if !extra.is_empty() {
         return Err(format!("unexpected output at the end: {extra:?}"));
     }

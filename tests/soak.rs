@@ -7,12 +7,14 @@
 //! The regular tests run a few sessions. `benches/soak.sh` runs the ignored `soak_long` with
 //! `SOAK_SESSIONS` and `SOAK_SECONDS` (10,000 sessions or 30 minutes) and prints the figures.
 
+mod common;
+
 use oxello::board::Position;
 use oxello::board::notation::square_name;
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::io::Write;
+use std::process::{Child, ChildStdin};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -89,26 +91,12 @@ struct Proc {
 
 impl Proc {
     fn start(args: &[&str]) -> Result<Proc, String> {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start oxello: {e}"))?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).split(b'\n') {
-                let Ok(line) = line else { break };
-                let text = String::from_utf8_lossy(&line).trim_end_matches('\r').to_string();
-                if tx.send((Instant::now(), text)).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Ok(Proc { child, stdin, lines })
+        let (child, stdin, lines) = common::spawn(args)?;
+        Ok(Proc {
+            child,
+            stdin: Some(stdin),
+            lines,
+        })
     }
 
     fn send(&mut self, bytes: &[u8]) -> Result<(), String> {

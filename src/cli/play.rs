@@ -185,7 +185,7 @@ fn protocol(kind: Option<ProtocolKind>, args: &ProtocolArgs, globals: &Globals, 
         out,
         thinker,
         EngineOptions {
-            depth: args.level.unwrap_or(DEFAULT_LEVEL),
+            level: args.level.unwrap_or(DEFAULT_LEVEL),
             book,
             risk: args.risk,
             level_explicit: args.level.is_some(),

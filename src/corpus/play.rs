@@ -41,19 +41,8 @@ pub struct DeepOptions {
     pub every: u32,
 }
 
-/// A reproducible generator per game (splitmix64).
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(crate::rng::GAMMA);
-        crate::rng::mix(self.0)
-    }
-
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n.max(1)
-    }
-}
+/// A reproducible generator per game: the crate's splitmix64.
+pub use crate::rng::SplitMix as Rng;
 
 /// What plays a game: the move-choosing search, a second searcher for the deep labels (its
 /// deeper table entries would otherwise change what the shallow searches return, and with it

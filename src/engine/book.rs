@@ -3,7 +3,7 @@
 use super::{Think, ThinkInfo, ThinkRequest, think_position};
 use crate::base::SearchDepth;
 use crate::board::{Board, Color, Position, Square};
-use crate::book::{Book, Learned, Searched, Valuer};
+use crate::book::{Book, BookMove, Learned, Searched, Valuer};
 use crate::game::Game;
 use crate::rng::{GAMMA, mix};
 use std::path::PathBuf;
@@ -65,18 +65,33 @@ impl EngineBook {
     /// The best move of a position with at least one book move (the deviation included when
     /// it is better), or with `randomness`, any book move within that many discs of the best,
     /// each as likely; None out of book, at a book leaf (our own search is then at least as
-    /// deep) and when a pass is forced.
-    pub fn choose(&self, pos: &Position) -> Option<BookChoice> {
+    /// deep) and when a pass is forced. A move the book proves a draw (value 0 from an exact or
+    /// WLD solve) counts as `draw` discs (contempt, `search::draw`), its real value reported.
+    pub fn choose(&self, pos: &Position, draw: i32) -> Option<BookChoice> {
         let moves = self.book.moves(&pos.board);
         if !moves.iter().any(|m| m.in_book) || pos.board.moves() == 0 {
             return None;
         }
-        let best = moves.first()?;
-        let floor = best.value - self.randomness as i32;
+        let valued = |m: &BookMove| {
+            if m.value == 0 && matches!(m.depth, SearchDepth::Exact | SearchDepth::Wld) {
+                draw
+            } else {
+                m.value
+            }
+        };
+        // The first of the best: among equal values the book's order (book moves first).
+        let (top, best) = moves
+            .iter()
+            .enumerate()
+            .fold(None, |acc: Option<(usize, &BookMove)>, (i, m)| match acc {
+                Some((_, b)) if valued(b) >= valued(m) => acc,
+                _ => Some((i, m)),
+            })?;
+        let floor = valued(best) - self.randomness as i32;
         let candidates: Vec<_> = moves
             .iter()
             .enumerate()
-            .filter(|&(i, m)| (i == 0 || m.in_book) && m.value >= floor)
+            .filter(|&(i, m)| (i == top || m.in_book) && valued(m) >= floor)
             .map(|(_, m)| m)
             .collect();
         let m = if candidates.len() > 1 {
@@ -147,7 +162,7 @@ impl Valuer for ThinkValuer<'_> {
             },
             by_clock: false,
             until_stopped: false,
-            depth: self.level,
+            level: self.level,
             time: None,
             moves: 1,
             draw_value: 0.0,
@@ -191,7 +206,7 @@ mod tests {
             ..EngineBook::default()
         };
         for _ in 0..20 {
-            assert_eq!(steady.choose(&pos).map(|c| c.mv), Some(best.mv));
+            assert_eq!(steady.choose(&pos, 0).map(|c| c.mv), Some(best.mv));
         }
         for discs in [2, 64] {
             let random = EngineBook {
@@ -202,7 +217,7 @@ mod tests {
             };
             let mut seen = std::collections::HashSet::new();
             for _ in 0..200 {
-                let c = random.choose(&pos).expect("in book");
+                let c = random.choose(&pos, 0).expect("in book");
                 let m = moves.iter().find(|m| m.mv == c.mv).expect("a listed move");
                 assert!(m.in_book || m.mv == best.mv, "{:?}", c.mv);
                 assert!(m.value >= best.value - discs as i32, "{:?} {}", c.mv, m.value);
@@ -215,5 +230,53 @@ mod tests {
             assert_eq!(seen.len(), eligible, "every eligible move drawn over 200 draws");
             assert!(eligible > 1 || discs == 2);
         }
+    }
+
+    /// Contempt in the book: of two book moves valued 0, one a proven draw (an exact solve)
+    /// and one an even estimate, a draw worth +1 takes the draw and a draw worth -1 the
+    /// estimate; the move's reported value stays the book's. A proven draw worth +1 does not
+    /// beat a better estimate (+2).
+    #[test]
+    fn contempt_chooses_between_a_book_draw_and_an_estimate() {
+        use crate::book::Entry;
+        // f5 d6 c3: no symmetry maps one of its replies onto another (their book entries differ).
+        let line = crate::board::notation::play_transcript(Position::start(), "f5d6c3").expect("legal line");
+        let pos = line[line.len() - 1];
+        let children: Vec<(u8, Board)> = crate::board::bits::Squares(pos.board.moves())
+            .map(|sq| (sq as u8, pos.board.play(sq).expect("legal")))
+            .collect();
+        let [(a, after_a), (b, after_b), (c, after_c), ..] = children[..] else {
+            panic!("f5 d6 c3 has more than three replies")
+        };
+        let keys: std::collections::HashSet<_> = [after_a, after_b, after_c]
+            .iter()
+            .map(|x| crate::board::symmetry::canonical(x).0)
+            .collect();
+        assert_eq!(keys.len(), 3);
+        let book_with = |c_value: i32| {
+            let mut book = Book::new();
+            let entry = |value, depth| Entry {
+                value,
+                depth,
+                deviation: None,
+            };
+            book.insert(&pos.board, entry(0, SearchDepth::Plies(20)));
+            // Values of the children are from their side to move's point of view.
+            book.insert(&after_a, entry(0, SearchDepth::Plies(20)));
+            book.insert(&after_b, entry(0, SearchDepth::Exact));
+            book.insert(&after_c, entry(-c_value, SearchDepth::Plies(20)));
+            EngineBook {
+                book,
+                ..EngineBook::default()
+            }
+        };
+        let book = book_with(-4);
+        let chosen = |draw| book.choose(&pos, draw).map(|c| (c.mv, c.value));
+        assert_eq!(chosen(1), Some((Square::At(b), 0.0)));
+        assert_eq!(chosen(-1), Some((Square::At(a), 0.0)));
+        // Without contempt the two are equal (either may be drawn), the worse one never.
+        assert!([Some((Square::At(a), 0.0)), Some((Square::At(b), 0.0))].contains(&chosen(0)));
+        let book = book_with(2);
+        assert_eq!(book.choose(&pos, 1).map(|c| c.mv), Some(Square::At(c)));
     }
 }

@@ -20,8 +20,8 @@ pub fn interrupts(item: &Item) -> bool {
 
 pub struct GtpSession {
     game: Game,
-    depth: u32,
-    /// `--level` or `set_level` chose the depth: under a clock it caps the search. Otherwise
+    level: u32,
+    /// `--level` or `set_level` chose the level: under a clock it caps the search. Otherwise
     /// the clock decides (when there is one).
     level_explicit: bool,
     /// `--move-time`: seconds a move, when the controller gives no clock.
@@ -55,7 +55,7 @@ impl GtpSession {
         };
         GtpSession {
             game: Game::default(),
-            depth: opts.depth,
+            level: opts.level,
             level_explicit: opts.level_explicit,
             move_time,
             ponder: Ponder::new(opts.ponder),
@@ -110,7 +110,7 @@ impl GtpSession {
         let position = self.game.position();
         let mv = if position.board.moves() == 0 {
             Square::Pass
-        } else if let Some(choice) = self.book.choose(&position) {
+        } else if let Some(choice) = self.book.choose(&position, 0) {
             choice.mv
         } else {
             self.ponder.check(&position);
@@ -156,7 +156,7 @@ impl GtpSession {
         };
         ThinkRequest {
             position,
-            depth: self.depth,
+            level: self.level,
             time,
             moves: 1,
             draw_value: 0.0,
@@ -173,9 +173,9 @@ impl GtpSession {
         let left = self.time.left(position.to_move);
         let req = self.request(position, position.board.empty_count());
         let how = match req.time {
-            None => return format!("{colour} no clock; level {}", self.depth),
+            None => return format!("{colour} no clock; level {}", self.level),
             Some(_) if req.by_clock => "by clock".to_string(),
-            Some(_) => format!("level {} capped", self.depth),
+            Some(_) => format!("level {} capped", self.level),
         };
         let budget = req.time.map_or(String::new(), |b| {
             format!(": target {:.3} s, hard {:.3} s", b.target.as_secs_f64(), b.hard.as_secs_f64())
@@ -310,7 +310,7 @@ impl GtpSession {
             Command::SetGame(_) => return Err("unsupported game".into()),
             Command::ListGames | Command::RulesGameId => "Othello".into(),
             Command::SetLevel(n) => {
-                self.depth = n.clamp(1, 60);
+                self.level = n.clamp(1, 60);
                 self.level_explicit = true;
                 String::new()
             }
@@ -441,7 +441,7 @@ mod tests {
             ponder_ms,
         };
         let opts = EngineOptions {
-            depth: 12,
+            level: 12,
             book: super::super::book::EngineBook::default(),
             risk: None,
             level_explicit: false,
@@ -550,6 +550,6 @@ mod tests {
         send(&mut s, "set_level 10");
         send(&mut s, "genmove b");
         let capped = seen.lock()[2];
-        assert!(capped.time.is_some() && !capped.by_clock && capped.depth == 10);
+        assert!(capped.time.is_some() && !capped.by_clock && capped.level == 10);
     }
 }

@@ -24,8 +24,9 @@ pub fn interrupts(item: &Item) -> bool {
 
 pub struct NboardSession {
     game: Game,
-    depth: u32,
-    /// `--level` or `set depth` chose the depth (NBoard always sends one: its meaning stays, the
+    /// The level (`--level`, `set depth`: NBoard calls it a depth).
+    level: u32,
+    /// `--level` or `set depth` chose the level (NBoard always sends one: its meaning stays, the
     /// user's depth limited by the clock). Without one a clock decides.
     level_explicit: bool,
     /// `--move-time` / `--game-time`, for games whose GGF has no clock.
@@ -51,7 +52,7 @@ impl NboardSession {
     pub fn new(thinker: Box<dyn Think>, opts: EngineOptions) -> NboardSession {
         NboardSession {
             game: Game::default(),
-            depth: opts.depth,
+            level: opts.level,
             level_explicit: opts.level_explicit,
             clock: opts.clock,
             ponder: Ponder::new(opts.ponder),
@@ -109,7 +110,7 @@ impl NboardSession {
         let time = if timed { self.budget(position.to_move, empties) } else { None };
         ThinkRequest {
             position,
-            depth: self.depth,
+            level: self.level,
             time,
             moves,
             draw_value,
@@ -159,7 +160,10 @@ impl NboardSession {
         // A forced pass needs no thought; the GUI still asks (PROTOCOLS.md §1.7).
         let ply = if pos.board.moves() == 0 {
             Ply::bare(Square::Pass)
-        } else if let Some(choice) = self.book.choose(&pos) {
+        } else if let Some(choice) = self
+            .book
+            .choose(&pos, crate::search::draw::from_discs(self.request(1, false).draw_value))
+        {
             Ply {
                 mv: choice.mv,
                 eval: Some(choice.value),
@@ -187,7 +191,7 @@ impl NboardSession {
     /// Learns `game`; false when stopped before the end (nothing wrong is stored; learning it
     /// again goes on where it stopped).
     fn learn_game(&mut self, game: &Game, stop: &AtomicBool, out: &mut Output) -> bool {
-        match self.book.learn(game, self.thinker.as_mut(), self.depth, stop) {
+        match self.book.learn(game, self.thinker.as_mut(), self.level, stop) {
             Ok(l) if !l.finished => false,
             Ok(l) => {
                 log::info!("learned {} new book positions", l.added);
@@ -213,7 +217,7 @@ impl NboardSession {
             } else {
                 let req = ThinkRequest {
                     position,
-                    depth: self.depth,
+                    level: self.level,
                     time: None,
                     moves: 1,
                     draw_value: 0.0,
@@ -270,7 +274,7 @@ impl Session for NboardSession {
         match cmd {
             Command::Nboard(_) => out.line(&Reply::MyName(NAME.into()).to_string()),
             Command::SetDepth(d) => {
-                self.depth = d.clamp(1, 60);
+                self.level = d.clamp(1, 60);
                 self.level_explicit = true;
             }
             Command::SetPonder(on) => self.ponder.enabled = on,

@@ -131,7 +131,6 @@ impl SearchThinker {
             board,
             limits: Limits {
                 depth: Some(depth),
-                nodes: None,
                 time: time.map(|b| b.hard),
                 target: time.map(|b| b.target),
             },
@@ -141,6 +140,7 @@ impl SearchThinker {
             driver: Driver::Pvs,
             pruning: Pruning::from_percent(level.selectivity),
             threads: self.threads,
+            draw: 0,
         }
     }
 
@@ -148,7 +148,7 @@ impl SearchThinker {
     /// NBoard expects), then solved when the level reaches the end.
     fn hint(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
         let start = Instant::now();
-        let level = self.levels.get(req.depth);
+        let level = self.levels.get(req.level);
         let b = req.position.board;
         let mut nodes = 0;
         let mut best: Option<ThinkResult> = None;
@@ -170,7 +170,11 @@ impl SearchThinker {
                         pv: Vec::new(),
                     }
                 } else {
-                    let child_req = self.request(child, level, depth - 1, None);
+                    let child_req = SearchRequest {
+                        // The child's side to move is the other one.
+                        draw: -crate::search::draw::from_discs(req.draw_value),
+                        ..self.request(child, level, depth - 1, None)
+                    };
                     self.searcher.run(&child_req, self.eval.as_ref(), stop, &mut |_| {})
                 };
                 if stop.load(Ordering::Relaxed) && !round.is_empty() {
@@ -279,7 +283,7 @@ impl Think for SearchThinker {
         let start = Instant::now();
         let level = match req.time {
             Some(budget) if req.by_clock => clock_level(budget, req.position.board.empty_count(), &self.levels),
-            _ => self.levels.get(req.depth),
+            _ => self.levels.get(req.level),
         };
         let b = req.position.board;
         let time = req.time.filter(|_| !req.until_stopped);
@@ -287,7 +291,10 @@ impl Think for SearchThinker {
         // left over from the target buys a few more plies (the levels are 1.4-2.3x apart, and
         // stopping at the level's depth left a third of a clock equal to NTest's unused).
         let depth = level.depth_at(b.empty_count()) + if req.by_clock { CLOCK_EXTRA_PLIES } else { 0 };
-        let sreq = self.request(b, level, depth.max(1), time);
+        let sreq = SearchRequest {
+            draw: crate::search::draw::from_discs(req.draw_value),
+            ..self.request(b, level, depth.max(1), time)
+        };
         // The style's lines carry the chances; within the solve depths the ordinary search
         // answers (σ = 0 there) and its lines get the chances of its result.
         let mpc = req.risk.map(|_| self.searcher.mpc.clone());
@@ -304,6 +311,8 @@ impl Think for SearchThinker {
             report(i)
         };
         if let Some(c) = req.risk.filter(|_| !risk::solved_by_search(&sreq)) {
+            // The style values real scores (its distributions model them): no contempt.
+            let sreq = SearchRequest { draw: 0, ..sreq };
             return self.risk(req, &sreq, c, stop, &mut report);
         }
         if req.moves > 1 {
@@ -345,7 +354,7 @@ mod tests {
         let stop = AtomicBool::new(false);
         let req = ThinkRequest {
             position: Position::start(),
-            depth: 4,
+            level: 4,
             time: None,
             moves: 1,
             draw_value: 0.0,
@@ -362,5 +371,34 @@ mod tests {
         // Four moves per round, four rounds.
         assert_eq!(hints.len(), 16);
         assert!(hints[12..].iter().all(|h| h.depth == SearchDepth::Plies(4)));
+    }
+
+    /// Through the `Think` API with the real evaluation: Black to move, E7 ends the game
+    /// 31-31 at once (a1 and a8 can never be played), A8 leads on to a position valued 0 at
+    /// level 1. A draw worth a disc (NBoard `set contempt 100`) takes E7, worth minus one A8;
+    /// the same for White with the colours swapped (the view is the side to move's here).
+    #[test]
+    fn contempt_chooses_between_a_sure_draw_and_an_estimate() {
+        let stop = AtomicBool::new(false);
+        let pos = crate::board::notation::parse_position("-XXXXXXXXOXOOOXXXOOXOXXXXOOOXXOOXXOXOOOOXOXXXOOOXOOO-OOO-OOOOOOO X")
+            .expect("valid");
+        let req = |draw_value| ThinkRequest {
+            position: pos,
+            level: 1,
+            time: None,
+            moves: 1,
+            draw_value,
+            risk: None,
+            by_clock: false,
+            until_stopped: false,
+        };
+        let mut t = thinker();
+        let r = t.think(&req(1.0), &stop, &mut |_| {});
+        assert_eq!((r.best, r.score), (Square::At(52), 1.0));
+        let r = t.think(&req(-1.0), &stop, &mut |_| {});
+        assert_eq!(r.best, Square::At(56));
+        // The same searcher again (its table holds the other contempt's bounds).
+        let r = t.think(&req(1.0), &stop, &mut |_| {});
+        assert_eq!(r.best, Square::At(52));
     }
 }

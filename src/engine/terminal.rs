@@ -312,7 +312,7 @@ impl<'a> Terminal<'a> {
         let st = self.style;
         while !self.game.is_over() && self.game.position().to_move == self.engine {
             let pos = self.game.position();
-            if let Some(choice) = self.book.choose(&pos) {
+            if let Some(choice) = self.book.choose(&pos, 0) {
                 let says = format!("oxello plays {}", choice.mv);
                 writeln!(out, "{} (book move, {:+.2})", st.paint(STRONG, &says), choice.value)?;
                 if self.game.play(Ply::bare(choice.mv)).is_err() {
@@ -328,7 +328,7 @@ impl<'a> Terminal<'a> {
             };
             let req = ThinkRequest {
                 position: pos,
-                depth: self.level,
+                level: self.level,
                 time,
                 moves: 1,
                 draw_value: 0.0,
@@ -380,7 +380,7 @@ impl<'a> Terminal<'a> {
         let moves = pos.board.moves().count_ones().max(1) as usize;
         let req = ThinkRequest {
             position: pos,
-            depth: self.level,
+            level: self.level,
             time: None,
             moves,
             draw_value: 0.0,

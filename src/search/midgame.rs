@@ -2,6 +2,7 @@
 //! MTD(f) at the root, a transposition table, eval-based move ordering, and a hand-off to the
 //! exact endgame solver when the remaining empties are within the requested solve depth.
 
+use super::draw;
 use super::endgame::{EXACT, SolveMode, SolveParams, Solver};
 use super::mpc::{MpcTable, TO_END};
 use super::request::{Driver, PROBABLE_PERCENTS, Pruning, SearchInfo, SearchRequest, SearchResult};
@@ -95,7 +96,6 @@ struct Run<'a, K> {
     stop: &'a AtomicBool,
     start: Instant,
     deadline: Option<Instant>,
-    node_limit: Option<u64>,
     nodes: u64,
     aborted: bool,
     /// The helper threads and the split points offered to them (None: one thread).
@@ -104,6 +104,12 @@ struct Run<'a, K> {
     split: Option<Arc<SplitPoint>>,
     /// The root's window: the aspiration windows stay inside it, a value outside is a bound.
     window: (i32, i32),
+    /// The value of a proven draw to the root's side to move (`SearchRequest::draw`), and
+    /// what says whose turn it is at a node: the root's empties and the parity of the passes
+    /// on the way down (the side to move changes with every move and every pass).
+    draw: i32,
+    root_empties: u32,
+    passes: u32,
     kernel: PhantomData<K>,
 }
 
@@ -171,6 +177,7 @@ impl Searcher {
         };
         let passed = SearchRequest {
             board: b.pass(),
+            draw: -req.draw,
             ..req.clone()
         };
         let window = self.window;
@@ -281,13 +288,13 @@ fn main_thread(
     }
 }
 
-/// A helper has no node budget of its own: the main thread's count decides.
+/// A helper's life: jobs from the pool until the main thread's search is over.
 fn helper_thread(kernel: Kernel, args: RunArgs<'_>, solver: &mut Solver, pool: &Pool) {
     match kernel.isa() {
-        Isa::Portable => Run::<Portable>::new(args, solver, Some(pool)).without_node_limit().help(),
+        Isa::Portable => Run::<Portable>::new(args, solver, Some(pool)).help(),
         // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
         #[cfg(target_arch = "x86_64")]
-        Isa::X86V3 => unsafe { Run::<X86V3>::new(args, solver, Some(pool)).without_node_limit().help() },
+        Isa::X86V3 => unsafe { Run::<X86V3>::new(args, solver, Some(pool)).help() },
     }
 }
 
@@ -321,22 +328,19 @@ impl<'a, K> Run<'a, K> {
             stop,
             start,
             deadline: req.limits.time.map(|t| start + t),
-            node_limit: req.limits.nodes,
             nodes: 0,
             aborted: false,
             pool,
             split: None,
             window,
+            draw: req.draw,
+            root_empties: req.board.empty_count(),
+            passes: 0,
             kernel: PhantomData,
         }
     }
 
-    fn without_node_limit(mut self) -> Self {
-        self.node_limit = None;
-        self
-    }
-
-    /// Polls the stop flag, the clock and the node budget every few thousand nodes.
+    /// Polls the stop flag and the clock every few thousand nodes.
     #[inline]
     fn poll(&mut self) -> bool {
         if self.nodes.is_multiple_of(POLL_INTERVAL) && !self.aborted {
@@ -345,11 +349,10 @@ impl<'a, K> Run<'a, K> {
         self.aborted
     }
 
-    /// Stopped, out of time or nodes, or a brother at a split point above made the work useless.
+    /// Stopped, out of time, or a brother at a split point above made the work useless.
     fn must_stop(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
             || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.node_limit.is_some_and(|n| self.nodes >= n)
             || self.split.as_ref().is_some_and(|sp| sp.cut_here_or_above())
     }
 
@@ -361,6 +364,34 @@ impl<'a, K> Run<'a, K> {
 
     fn evaluate(&self, b: &Board) -> i32 {
         self.eval.evaluate(b).clamp(-64, 64)
+    }
+
+    /// The value of a proven draw to the side to move at `b`, a position of the tree below
+    /// the root: the root's side gets `draw`, the other side its opposite; 0 without contempt.
+    #[inline]
+    fn draw_at(&self, b: &Board) -> i32 {
+        if self.draw == 0 {
+            return 0;
+        }
+        if (self.root_empties - b.empty_count() + self.passes).is_multiple_of(2) {
+            self.draw
+        } else {
+            -self.draw
+        }
+    }
+
+    /// The TT entries of `b` are kept apart by the value a draw has there: a bound found with
+    /// one contempt (or for the other side under the same contempt) is not a bound under
+    /// another. Tag 0 without contempt, so that those searches are unchanged.
+    #[inline]
+    fn tag(&self, b: &Board) -> u8 {
+        self.draw_at(b) as i8 as u8
+    }
+
+    /// The score of the finished game `b`, a draw valued with contempt.
+    #[inline]
+    fn final_score(&self, b: &Board) -> i32 {
+        draw::value(b.final_score(), self.draw_at(b))
     }
 
     /// The evaluation of a leaf whose pattern indices and legal moves are known.
@@ -379,13 +410,18 @@ impl<'a, K> Run<'a, K> {
     }
 
     /// Exact null-window value from the endgame solver (depth reaches the end of the game).
+    /// With contempt the solver still answers about the real score: the question is moved to
+    /// the real score's threshold and its bound valued back (`search::draw`).
     fn solve_nws(&mut self, b: &Board, alpha: i32) -> i32 {
-        let r = self.solver.null_window(b, alpha, self.stop, self.deadline, None);
+        let draw = self.draw_at(b);
+        let r = self
+            .solver
+            .null_window(b, draw::threshold(alpha, draw), self.stop, self.deadline, None);
         self.nodes += r.nodes;
         if r.aborted {
             self.aborted = true;
         }
-        r.score
+        draw::value(r.score, draw)
     }
 
     /// Does the search reach the end of the game here and hand over to the exact solver?
@@ -399,6 +435,8 @@ impl<'a, K> Run<'a, K> {
     fn tt_line(&self, b: &Board, depth: u32) -> Vec<Square> {
         let mut line = Vec::new();
         let mut cur = *b;
+        // The line's own passes decide whose turn it is below `b` (the root here).
+        let mut tag = self.tag(b);
         while (line.len() as u32) < depth {
             if cur.moves() == 0 {
                 if cur.pass().moves() == 0 {
@@ -406,11 +444,12 @@ impl<'a, K> Run<'a, K> {
                 }
                 line.push(Square::Pass);
                 cur = cur.pass();
+                tag = tag.wrapping_neg();
                 continue;
             }
             let Some(sq) = self
                 .tt
-                .probe(&cur)
+                .probe_tagged(&cur, tag)
                 .and_then(|h| h.best)
                 .filter(|&m| cur.moves() >> m & 1 != 0)
             else {
@@ -418,6 +457,7 @@ impl<'a, K> Run<'a, K> {
             };
             line.push(Square::At(sq as u8));
             cur = cur.play_flips(sq, bits::flips(cur.player, cur.opponent, sq));
+            tag = tag.wrapping_neg();
         }
         line
     }
@@ -532,10 +572,13 @@ macro_rules! midgame_impl {
                 let moves = b.moves();
                 if moves == 0 {
                     if b.pass().moves() == 0 {
-                        return b.final_score();
+                        return self.final_score(b);
                     }
                     self.nodes -= 1;
-                    return -self.nws(&b.pass(), &f.pass(), -alpha - 1, depth);
+                    self.passes ^= 1;
+                    let s = -self.nws(&b.pass(), &f.pass(), -alpha - 1, depth);
+                    self.passes ^= 1;
+                    return s;
                 }
                 if depth == 0 {
                     return self.evaluate_leaf(b, f.me(), moves);
@@ -544,7 +587,7 @@ macro_rules! midgame_impl {
                     return self.solve_nws(b, alpha);
                 }
                 let mut tt_move = None;
-                if let Some(h) = (depth >= TT_MIN_DEPTH).then(|| self.tt.probe(b)).flatten() {
+                if let Some(h) = (depth >= TT_MIN_DEPTH).then(|| self.tt.probe_tagged(b, self.tag(b))).flatten() {
                     if h.depth >= depth && h.selectivity >= self.selectivity {
                         if h.lower > alpha {
                             return h.lower;
@@ -646,7 +689,7 @@ macro_rules! midgame_impl {
                 if depth < TT_MIN_DEPTH {
                     return best;
                 }
-                self.tt.store(
+                self.tt.store_tagged(
                     b,
                     Store {
                         depth,
@@ -656,6 +699,7 @@ macro_rules! midgame_impl {
                         score: best,
                         best: best_move,
                     },
+                    self.tag(b),
                 );
                 best
             }
@@ -664,9 +708,11 @@ macro_rules! midgame_impl {
             /// `-alpha` proves `b` above `alpha`; that bound is returned.
             $(#[$attr])*
             fn etc(&self, b: &Board, alpha: i32, depth: u32, moves: u64) -> Option<i32> {
+                // The children's side to move is the other one.
+                let tag = self.tag(b).wrapping_neg();
                 for sq in Squares(moves) {
                     let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
-                    if let Some(h) = self.tt.probe(&child)
+                    if let Some(h) = self.tt.probe_tagged(&child, tag)
                         && h.depth + 1 >= depth
                         && h.selectivity >= self.selectivity
                         && -h.upper > alpha
@@ -689,11 +735,13 @@ macro_rules! midgame_impl {
                 let moves = b.moves();
                 if moves == 0 {
                     if b.pass().moves() == 0 {
-                        return b.final_score();
+                        return self.final_score(b);
                     }
                     self.nodes -= 1;
                     let mut child_pv = Line::new();
+                    self.passes ^= 1;
                     let s = -self.pvs(&b.pass(), &f.pass(), -beta, -alpha, depth, &mut child_pv);
+                    self.passes ^= 1;
                     pv.push(Square::Pass);
                     pv.extend_from_slice(child_pv.as_slice());
                     return s;
@@ -717,9 +765,9 @@ macro_rules! midgame_impl {
                     self.nodes += r.nodes;
                     self.aborted |= r.aborted;
                     pv.extend_from_slice(&r.pv);
-                    return r.score;
+                    return draw::value(r.score, self.draw_at(b));
                 }
-                let tt_move = self.tt.probe(b).and_then(|h| h.best);
+                let tt_move = self.tt.probe_tagged(b, self.tag(b)).and_then(|h| h.best);
                 let alpha0 = alpha;
                 let mut alpha = alpha;
                 let mut best = -INF;
@@ -774,7 +822,7 @@ macro_rules! midgame_impl {
                         }
                     }
                 }
-                self.tt.store(
+                self.tt.store_tagged(
                     b,
                     Store {
                         depth,
@@ -784,6 +832,7 @@ macro_rules! midgame_impl {
                         score: best,
                         best: best_move,
                     },
+                    self.tag(b),
                 );
                 best
             }
@@ -806,7 +855,7 @@ macro_rules! midgame_impl {
                     *b,
                     *f,
                     children.iter().map(|&(_, sq, child)| (sq, child)).collect(),
-                    (alpha, depth, self.mpc_nesting),
+                    (alpha, depth, self.mpc_nesting, self.passes),
                     stop_on_cut,
                     self.split.clone(),
                 ));
@@ -834,6 +883,7 @@ macro_rules! midgame_impl {
             fn share(&mut self, sp: &Arc<SplitPoint>) {
                 let outer = self.split.replace(sp.clone());
                 let nesting = std::mem::replace(&mut self.mpc_nesting, sp.mpc_nesting);
+                let passes = std::mem::replace(&mut self.passes, sp.passes);
                 while let Some((k, sq, child)) = sp.take() {
                     let cf = self.child_features(&sp.board, &sp.features, sq, &child);
                     let v = -self.nws(&child, &cf, -sp.alpha - 1, sp.depth - 1);
@@ -843,6 +893,7 @@ macro_rules! midgame_impl {
                     sp.record(k, v);
                 }
                 self.mpc_nesting = nesting;
+                self.passes = passes;
                 self.split = outer;
                 self.aborted = self.must_stop();
             }
@@ -893,8 +944,10 @@ macro_rules! midgame_impl {
             /// bounds meet; the PV is read back from the TT.
             $(#[$attr])*
             fn root_mtdf(&mut self, b: &Board, depth: u32, guess: i32, pv: &mut Line) -> i32 {
-                if depth < TT_MIN_DEPTH {
-                    // Null-window nodes this shallow leave no best move in the TT to read back.
+                if depth < TT_MIN_DEPTH || self.solves_exactly(b, depth) {
+                    // Null-window nodes this shallow leave no best move in the TT to read back,
+                    // and a root the solver answers stores none either: the line read back was
+                    // the last iteration's, whose first move need not reach the solved value.
                     return self.root_pvs(b, depth, guess, pv);
                 }
                 let f = Features::new(self.deltas, b);
@@ -965,6 +1018,13 @@ macro_rules! midgame_impl {
                             depth,
                             percent: self.selectivity,
                         }
+                    };
+                    // A proven result is reported as it is: real scores are even, so an exact
+                    // value of ±1 is a draw valued with contempt.
+                    let score = if kind == DepthKind::Exact && self.draw != 0 && score == self.draw {
+                        0
+                    } else {
+                        score
                     };
                     let info = self.info(kind, score, pv.as_slice());
                     report(&info);
@@ -1317,5 +1377,155 @@ mod tests {
         assert_eq!(r.kind, DepthKind::Exact);
         assert_eq!(r.score, 0);
         assert_eq!(r.best, Some(Square::At(38)));
+    }
+
+    /// Fixed-depth negamax with a draw worth `draw` to the side to move at `b` (and its
+    /// opposite to the other side): the oracle for contempt.
+    fn negamax_draw(b: &Board, depth: u32, draw: i32) -> i32 {
+        let m = b.moves();
+        if m == 0 {
+            if b.pass().moves() == 0 {
+                return draw::value(b.final_score(), draw);
+            }
+            return -negamax_draw(&b.pass(), depth, -draw);
+        }
+        if depth == 0 {
+            return TestEval.evaluate(b).clamp(-64, 64);
+        }
+        Squares(m)
+            .map(|sq| -negamax_draw(&b.play(sq).unwrap_or(*b), depth - 1, -draw))
+            .max()
+            .unwrap_or(-INF)
+    }
+
+    /// Boards (not necessarily reachable) whose games can end early with squares left: a1 and
+    /// a8 are empty and every line from them is of one colour up to the edge or the other
+    /// corner, so neither side can ever play there; one to six more empties, with discs near
+    /// them recoloured at random, leave moves to make before that.
+    fn boards_ending_early(seed: u64, n: usize) -> Vec<Board> {
+        let mut rng = crate::rng::SplitMix(seed);
+        let mut rnd = || rng.next_u64();
+        let at = |file: u64, rank: u64| 1u64 << (rank * 8 + file);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let (mut line, mut col) = ([0u64; 3], [false; 3]);
+            for r in 1..7 {
+                line[0] |= at(0, r);
+            }
+            for f in 1..8 {
+                line[1] |= at(f, 0) | at(8 - f, f);
+                line[2] |= at(f, f) | at(f, 7);
+            }
+            for c in col.iter_mut() {
+                *c = rnd() % 2 == 0;
+            }
+            let corners = at(0, 0) | at(0, 7);
+            let mut player = 0;
+            for sq in 0..64 {
+                let bit = 1u64 << sq;
+                let mine = match line.iter().position(|l| l & bit != 0) {
+                    Some(k) => col[k],
+                    None => rnd() % 2 == 0,
+                };
+                if mine && bit & corners == 0 {
+                    player |= bit;
+                }
+            }
+            let mut empty = corners;
+            for _ in 0..1 + rnd() % 6 {
+                let sq = rnd() % 64;
+                empty |= 1 << sq;
+                for _ in 0..rnd() % 4 {
+                    let near = (sq as i64 + [-9, -8, -7, -1, 1, 7, 8, 9][(rnd() % 8) as usize]).rem_euclid(64);
+                    player ^= 1 << near;
+                }
+            }
+            let b = Board {
+                player: player & !empty,
+                opponent: !player & !empty,
+            };
+            if b.moves() != 0 {
+                out.push(b);
+            }
+        }
+        out
+    }
+
+    /// With a draw worth ±1 the search's value is the oracle's at every depth, for both
+    /// drivers and two threads, with one table kept across the three contempts (its entries
+    /// must not leak from one to another); a proven root value is reported as the real score.
+    #[test]
+    fn contempt_values_draws_as_negamax_does() {
+        let stop = AtomicBool::new(false);
+        let mut changed = 0;
+        // Boards on which the contempt changes some depth's value, and some on which it need not.
+        let all = boards_ending_early(2026, 3000);
+        let differs = |b: &Board| (1..=b.empty_count()).any(|d| negamax_draw(b, d, 1) != negamax_draw(b, d, -1));
+        let boards = all.iter().filter(|b| differs(b)).take(30).chain(&all[..20]);
+        for &b in boards {
+            let empties = b.empty_count();
+            let mut searcher = Searcher::new(4);
+            for depth in 1..=empties {
+                let want: Vec<i32> = (-1..=1).map(|d| negamax_draw(&b, depth, d)).collect();
+                changed += usize::from(want[0] != want[2]);
+                for draw in [1, -1, 0] {
+                    for (driver, threads) in [(Driver::Pvs, 1), (Driver::Mtdf, 1), (Driver::Pvs, 2)] {
+                        let req = SearchRequest {
+                            draw,
+                            threads,
+                            ..request(b, depth, driver)
+                        };
+                        let r = searcher.run(&req, &TestEval, &stop, &mut |_| {});
+                        let oracle = want[(draw + 1) as usize];
+                        let expect = if r.kind == DepthKind::Exact {
+                            negamax_draw(&b, 64, 0)
+                        } else {
+                            oracle
+                        };
+                        assert_eq!(r.score, expect, "{b:?} depth {depth} draw {draw} {driver:?} {threads}");
+                        // The move played achieves the value with contempt.
+                        let Some(Square::At(sq)) = r.best else { panic!("no move") };
+                        let child = b.play(sq as usize).expect("legal best move");
+                        assert_eq!(
+                            -negamax_draw(&child, depth - 1, -draw),
+                            oracle,
+                            "{b:?} depth {depth} draw {draw} {driver:?} {threads} {:?} {}",
+                            r.kind,
+                            empties
+                        );
+                    }
+                }
+            }
+        }
+        // The boards do put a draw against an estimate.
+        assert!(changed >= 30, "{changed}");
+    }
+
+    /// One move ends the game level at once (a proven draw), the other leads on to a position
+    /// valued 0 by the evaluation: a draw worth +1 takes the draw, a draw worth -1 avoids it.
+    #[test]
+    fn contempt_chooses_between_a_sure_draw_and_an_estimate() {
+        struct Level;
+        impl OrderingEval for Level {
+            fn evaluate(&self, _: &Board) -> i32 {
+                0
+            }
+        }
+        let stop = AtomicBool::new(false);
+        let pos = crate::board::notation::parse_position("-XXXXXXXXOXOOOXXXOOXOXXXXOOOXXOOXXOXOOOOXOXXXOOOXOOO-OOO-OOOOOOO X")
+            .expect("valid");
+        let e7 = pos.board.play(52).expect("e7 is legal");
+        assert!(e7.is_game_over() && e7.final_score() == 0);
+        let a8 = pos.board.play(56).expect("a8 is legal");
+        assert!(!a8.is_game_over());
+        let mut searcher = Searcher::new(4);
+        for (draw, best, score) in [(1, 52, 1), (-1, 56, 0)] {
+            let req = SearchRequest {
+                draw,
+                ..request(pos.board, 1, Driver::Pvs)
+            };
+            let r = searcher.run(&req, &Level, &stop, &mut |_| {});
+            assert_eq!((r.best, r.score), (Some(Square::At(best)), score), "draw {draw}");
+        }
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod busy;
 pub mod dist;
+pub mod draw;
 pub mod endcut;
 pub mod endgame;
 pub mod levels;

@@ -11,7 +11,6 @@ use std::time::Duration;
 pub struct Limits {
     /// Maximum midgame depth in plies.
     pub depth: Option<u32>,
-    pub nodes: Option<u64>,
     /// Time for this move: the search is aborted when it is used up, and iterations are not
     /// started past 0.3 of it (an iteration costs about twice all the ones before it).
     pub time: Option<Duration>,
@@ -46,6 +45,10 @@ pub struct SearchRequest {
     pub pruning: Pruning,
     /// Search threads (young brothers shared at split points, one table); 1 = deterministic single thread.
     pub threads: usize,
+    /// The value of a proven draw to the side to move at `board`, in discs: -1, 0 or 1
+    /// (contempt, `search::draw`). Games that end level inside the tree and exact solves of 0
+    /// count as this for the root's side and as its opposite for the other side.
+    pub draw: i32,
 }
 
 impl SearchRequest {
@@ -64,6 +67,7 @@ impl SearchRequest {
             driver: Driver::Pvs,
             pruning: Pruning::None,
             threads: 1,
+            draw: 0,
         }
     }
 }

@@ -31,6 +31,8 @@ pub struct SplitPoint {
     pub depth: u32,
     /// ProbCut nesting of the node (checks inside checks are bounded).
     pub mpc_nesting: u32,
+    /// Parity of the passes from the root to the node (whose turn it is, for contempt).
+    pub passes: u32,
     /// Stop taking children once one is above alpha (a null-window node is refuted).
     pub stop_on_cut: bool,
     /// The split point the creating thread was searching under, if any.
@@ -46,7 +48,7 @@ impl SplitPoint {
         board: Board,
         features: Features,
         children: Vec<(usize, Board)>,
-        (alpha, depth, mpc_nesting): (i32, u32, u32),
+        (alpha, depth, mpc_nesting, passes): (i32, u32, u32, u32),
         stop_on_cut: bool,
         parent: Option<Arc<SplitPoint>>,
     ) -> SplitPoint {
@@ -58,6 +60,7 @@ impl SplitPoint {
             alpha,
             depth,
             mpc_nesting,
+            passes,
             stop_on_cut,
             parent,
             next: AtomicUsize::new(0),

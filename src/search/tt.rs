@@ -27,6 +27,9 @@ struct Data {
     selectivity: u8,
     best: u8,
     age: u8,
+    /// What else the bounds depend on (byte 7): the value of a draw to the side to move
+    /// (contempt) as an `i8`, 0 without contempt. Entries of another tag are misses.
+    tag: u8,
 }
 
 impl Data {
@@ -39,7 +42,7 @@ impl Data {
             self.best,
             self.age,
             1,
-            0,
+            self.tag,
         ])
     }
 
@@ -53,6 +56,7 @@ impl Data {
             selectivity: b[3],
             best: b[4],
             age: b[5],
+            tag: b[7],
         })
     }
 }
@@ -66,11 +70,14 @@ impl Slot {
         }
     }
 
-    /// The slot's data if it holds `b` (and was not torn).
+    /// The slot's data if it holds `b` under `tag` (and was not torn).
     #[inline]
-    fn read(&self, b: &Board) -> Option<Data> {
+    fn read(&self, b: &Board, tag: u8) -> Option<Data> {
         let data = self.data.load(Relaxed);
-        if self.opponent_x.load(Relaxed) ^ data != b.opponent || self.player_x.load(Relaxed) ^ data != b.player {
+        if self.opponent_x.load(Relaxed) ^ data != b.opponent
+            || self.player_x.load(Relaxed) ^ data != b.player
+            || (data >> 56) as u8 != tag
+        {
             return None;
         }
         Data::unpack(data)
@@ -174,7 +181,14 @@ impl TranspositionTable {
 
     #[inline]
     pub fn probe(&self, b: &Board) -> Option<Hit> {
-        self.bucket(b).iter().find_map(|s| s.read(b)).map(|d| Hit {
+        self.probe_tagged(b, 0)
+    }
+
+    /// `probe` of the entry stored for `b` under `tag` (`store_tagged`): searches whose
+    /// values depend on something besides the board (a draw's value) keep them apart.
+    #[inline]
+    pub fn probe_tagged(&self, b: &Board, tag: u8) -> Option<Hit> {
+        self.bucket(b).iter().find_map(|s| s.read(b, tag)).map(|d| Hit {
             lower: d.lower as i32,
             upper: d.upper as i32,
             depth: d.depth as u32,
@@ -187,6 +201,12 @@ impl TranspositionTable {
     /// (fail-soft): score <= alpha is an upper bound, score >= beta a lower bound.
     #[inline]
     pub fn store(&self, b: &Board, s: Store) {
+        self.store_tagged(b, s, 0)
+    }
+
+    /// `store` under `tag`: the entry answers `probe_tagged` with the same tag only.
+    #[inline]
+    pub fn store_tagged(&self, b: &Board, s: Store, tag: u8) {
         let age = self.age.load(Relaxed);
         let (lo, hi) = if s.score <= s.alpha {
             (-64, s.score)
@@ -202,10 +222,11 @@ impl TranspositionTable {
             selectivity: s.selectivity.min(255) as u8,
             best: s.best.map_or(NO_MOVE, |m| m as u8),
             age,
+            tag,
         };
         let pair = self.bucket(b);
         // Same position: tighten the bounds if depth and selectivity agree, else keep the deeper.
-        if let Some((slot, old)) = pair.iter().find_map(|s| s.read(b).map(|o| (s, o))) {
+        if let Some((slot, old)) = pair.iter().find_map(|s| s.read(b, tag).map(|o| (s, o))) {
             if (old.depth, old.selectivity) == (d.depth, d.selectivity) {
                 let (l, u) = (old.lower.max(d.lower), old.upper.min(d.upper));
                 if l <= u {
@@ -263,6 +284,29 @@ mod tests {
         assert_eq!((h.lower, h.upper), (-64, -2));
     }
 
+    /// Entries stored under a tag (a draw's value) answer probes with that tag only, and do
+    /// not merge with another tag's entry for the same board.
+    #[test]
+    fn tags_keep_entries_apart() {
+        let tt = TranspositionTable::new(1);
+        let b = Board::START;
+        let st = |score| Store {
+            depth: 10,
+            selectivity: 100,
+            alpha: 0,
+            beta: 1,
+            score,
+            best: None,
+        };
+        tt.store_tagged(&b, st(1), 1);
+        assert!(tt.probe(&b).is_none());
+        assert!(tt.probe_tagged(&b, 1u8.wrapping_neg()).is_none());
+        assert_eq!(tt.probe_tagged(&b, 1).map(|h| h.lower), Some(1));
+        tt.store(&b, st(-3));
+        assert_eq!(tt.probe(&b).map(|h| (h.lower, h.upper)), Some((-64, -3)));
+        assert_eq!(tt.probe_tagged(&b, 1).map(|h| (h.lower, h.upper)), Some((1, 64)));
+    }
+
     /// Two writes interleaved word by word: every mix of the three words that is not one
     /// whole write reads as a miss, for either board and for the boards mixed from both.
     #[test]
@@ -279,6 +323,7 @@ mod tests {
             selectivity: 0,
             best: 19,
             age: 1,
+            tag: 0,
         };
         let db = Data {
             lower: 6,
@@ -314,7 +359,7 @@ mod tests {
                     7 if board == &b => Some(db),
                     _ => None,
                 };
-                assert_eq!(torn.read(board), expect, "words from b: {pick:03b}, board {board:?}");
+                assert_eq!(torn.read(board, 0), expect, "words from b: {pick:03b}, board {board:?}");
             }
         }
     }

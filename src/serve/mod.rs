@@ -7,7 +7,6 @@
 //! format; the search thread only searches and reports.
 
 pub mod http;
-pub mod json;
 pub mod routes;
 pub mod worker;
 

@@ -3,13 +3,13 @@
 //! and the rules, notation and GGF are the engine's own.
 
 use super::http::{self, Refusal, Request, refuse};
-use super::json::Json;
 use super::worker::{Decision, Event, Task, Worker};
 use crate::board::notation::{format_position, parse_position};
 use crate::board::{Color, Position, Square};
 use crate::engine::{ThinkInfo, UserClock, fixed_budget, move_budget};
 use crate::game::{Game, Ply};
 use crate::ggf::GgfGame;
+use crate::json::Json;
 use crossbeam_channel::RecvTimeoutError;
 use std::io::Write;
 use std::sync::atomic::Ordering;

@@ -123,7 +123,7 @@ fn run(thinker: &mut dyn Think, book: &EngineBook, job: &Job) {
         let _ = job.events.send(e);
     };
     if let Task::Move { .. } = job.task
-        && let Some(choice) = book.choose(&pos)
+        && let Some(choice) = book.choose(&pos, 0)
     {
         send(Event::Done(Some(Decision {
             best: choice.mv,
@@ -142,7 +142,7 @@ fn run(thinker: &mut dyn Think, book: &EngineBook, job: &Job) {
     };
     let req = ThinkRequest {
         position: pos,
-        depth: job.level,
+        level: job.level,
         time,
         moves,
         draw_value: 0.0,

@@ -1,9 +1,9 @@
 //! `oxello analyze`: the score of every legal move of a position, best first.
 
-use super::json::JsonObject;
 use crate::base::DepthKind;
 use crate::base::OrderingEval;
 use crate::board::{Board, Square};
+use crate::json::JsonObject;
 use crate::search::dist::Odds;
 use crate::search::midgame::Searcher;
 use crate::search::request::{Driver, Limits, Pruning, SearchRequest};
@@ -31,7 +31,6 @@ impl AnalyzeDepth {
             board,
             limits: Limits {
                 depth: Some(plies),
-                nodes: None,
                 time: self.time,
                 target: self.time,
             },
@@ -41,6 +40,7 @@ impl AnalyzeDepth {
             driver,
             pruning: self.pruning,
             threads: self.threads,
+            draw: 0,
         }
     }
 }

@@ -2,10 +2,10 @@
 //! the total node count changes only when the search or the evaluation changes. `--threads`
 //! measures the parallel speed-up on the same work (node counts then vary run to run).
 
-use super::json::JsonObject;
 use crate::base::OrderingEval;
 use crate::board::Board;
 use crate::board::notation::parse_position;
+use crate::json::JsonObject;
 use crate::search::midgame::Searcher;
 use crate::search::mpc::MpcTable;
 use crate::search::request::{Driver, Pruning, SearchRequest};

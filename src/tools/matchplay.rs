@@ -58,7 +58,6 @@ pub fn play_game(black: &Player, white: &Player, opening: Position, searchers: &
             board: pos.board,
             limits: Limits {
                 depth: player.depth,
-                nodes: None,
                 time: player.time_per_move,
                 target: None,
             },
@@ -68,6 +67,7 @@ pub fn play_game(black: &Player, white: &Player, opening: Position, searchers: &
             driver: Driver::Pvs,
             pruning: player.pruning,
             threads: 1,
+            draw: 0,
         };
         let r = searcher.run(&req, player.eval, &stop, &mut |_| {});
         pos = match r.best {

@@ -6,7 +6,6 @@ pub mod enginematch;
 pub mod evalmae;
 pub mod fitendcut;
 pub mod fitmpc;
-pub mod json;
 pub mod matchplay;
 pub mod probcut_report;
 pub mod selfplay;

@@ -6,11 +6,11 @@
 //! Table 1: a tournament, ProbCut at several thresholds t against the full-width search at
 //! equal time per move, from balanced openings with colours swapped.
 
-use super::json::JsonObject;
 use super::matchplay::{Player, Score, generate_openings, run_match};
 use crate::base::OrderingEval;
 use crate::board::bits::Squares;
 use crate::board::{Board, Position, Square};
+use crate::json::JsonObject;
 use crate::search::midgame::Searcher;
 use crate::search::mpc::MpcTable;
 use crate::search::request::{Pruning, SearchRequest};

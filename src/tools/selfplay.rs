@@ -13,6 +13,8 @@ use crate::base::OrderingEval;
 use crate::board::notation::format_position;
 use crate::board::{Position, Square};
 use crate::eval::dataset::Label;
+// A reproducible generator per game: the crate's splitmix64.
+use crate::rng::SplitMix as Rng;
 use crate::search::endgame::Solver;
 use crate::search::midgame::Searcher;
 use crate::search::request::{Pruning, SearchRequest};
@@ -47,18 +49,6 @@ pub struct SelfplayOptions {
     /// as self-play games are. Each line must be legal and reach `exact` empties or the end.
     /// Empty: self-play.
     pub lines: Vec<Vec<usize>>,
-}
-
-/// A reproducible generator per game (splitmix64).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(crate::rng::GAMMA);
-        crate::rng::mix(self.0)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
-    }
 }
 
 /// Plays one game and returns its records (without the header).

@@ -1,8 +1,8 @@
 //! `oxello solve FILE.obf`: exact or WLD solve of every line, checked against the listed scores.
 
-use super::json::JsonObject;
 use crate::base::OrderingEval;
 use crate::board::Square;
+use crate::json::JsonObject;
 use crate::obf::{self, ObfLine, ObfPosition};
 use crate::search::endgame::{SolveMode, SolveParams, SolveResult, Solver};
 use std::io::Write;

@@ -1,6 +1,7 @@
 //! Shared by the integration tests: run the real binary, or talk to it line by line.
 #![allow(dead_code)] // each test crate uses its own part
 
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -23,11 +24,41 @@ pub fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// An engine's output lines, each with the time it arrived.
+pub type Lines = Receiver<(Instant, String)>;
+
+/// Starts `oxello` with `args`: the process, its stdin, and its output lines, each stamped
+/// with the time it arrived (stderr is dropped). Lines are read as bytes: one that is not
+/// UTF-8 (a reply quoting garbage input) is kept, lossily, instead of ending the output.
+pub fn spawn<S: AsRef<OsStr>>(args: &[S]) -> Result<(Child, ChildStdin, Lines), String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start oxello: {e}"))?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let stdin = child.stdin.take().ok_or("no stdin")?;
+    let (tx, lines) = channel();
+    thread::spawn(move || {
+        for line in BufReader::new(stdout).split(b'\n') {
+            let Ok(line) = line else { break };
+            let text = String::from_utf8_lossy(&line).trim_end_matches('\r').to_string();
+            if tx.send((Instant::now(), text)).is_err() {
+                break;
+            }
+        }
+    });
+    Ok((child, stdin, lines))
+}
+
 /// The engine under test.
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
-    pub lines: Receiver<String>,
+    /// Output lines with their arrival times (`spawn`).
+    pub lines: Lines,
     pub exited: bool,
     /// When the last line was sent, and the latency deadline of the next expectation.
     pub sent: Instant,
@@ -36,27 +67,10 @@ pub struct Engine {
 
 impl Engine {
     pub fn start(args: &[String]) -> Result<Engine, String> {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_oxello"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("cannot start oxello: {e}"))?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
+        let (child, stdin, lines) = spawn(args)?;
         Ok(Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
             exited: false,
             sent: Instant::now(),
@@ -81,7 +95,7 @@ impl Engine {
     pub fn next(&mut self) -> Result<String, String> {
         let limit = self.deadline.map_or(TIMEOUT, |d| d.saturating_duration_since(Instant::now()));
         match self.lines.recv_timeout(limit) {
-            Ok(line) => Ok(line),
+            Ok((_, line)) => Ok(line),
             Err(RecvTimeoutError::Timeout) if self.deadline.is_some() => Err("latency limit exceeded".to_string()),
             Err(RecvTimeoutError::Timeout) => Err(format!("no output within {TIMEOUT:?}")),
             Err(RecvTimeoutError::Disconnected) => Err("output ended".to_string()),

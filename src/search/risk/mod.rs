@@ -26,8 +26,6 @@
 
 mod leaves;
 mod tree;
-#[cfg(test)]
-mod uncertainty;
 
 use super::dist::{Dist, Odds};
 use super::midgame::Searcher;
@@ -35,7 +33,8 @@ use super::mpc::MpcTable;
 use super::request::{SearchInfo, SearchRequest};
 use crate::base::DepthKind;
 use crate::base::OrderingEval;
-use crate::board::Square;
+use crate::board::bits::Squares;
+use crate::board::{Board, Square};
 use leaves::SearchLeaves;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -97,6 +96,63 @@ pub fn solved_by_search(req: &SearchRequest) -> bool {
     req.board.empty_count() <= req.exact_empties.max(req.wld_empties).max(probable)
 }
 
+/// `count` random positions `plies` moves from the start, with moves left: the style's tests'
+/// and measurements' positions (examples/risk_*.rs). A xorshift of its own, kept as it was:
+/// the figures in docs/measurements.md were measured on exactly these positions.
+pub fn random_positions(count: usize, plies: u32, seed: u64) -> Vec<Board> {
+    let mut x = seed | 1;
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut b = Board::START;
+        for _ in 0..plies {
+            if b.moves() == 0 {
+                b = b.pass();
+            }
+            let m = b.moves();
+            if m == 0 {
+                break;
+            }
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let sq = Squares(m).nth((x % u64::from(m.count_ones())) as usize).unwrap_or(0);
+            b = b.play(sq).unwrap_or(b);
+        }
+        if b.moves() != 0 {
+            out.push(b);
+        }
+    }
+    out
+}
+
+/// The position `k` of the style's measurements: plies 16-33 from the start (44-27 empties).
+pub fn measurement_position(k: usize) -> Board {
+    random_positions(1, 16 + (k as u32 % 18), k as u64 * 2 + 1)[0]
+}
+
+/// The standard deviation of the style's distribution for the move `sq` of `b` (the tree's
+/// shape, its leaves searched at 80 % with the root at `depth`, no clock): the per-move
+/// uncertainty the style has from its replies' structure (examples/risk_move_uncertainty.rs).
+pub fn move_sd(searcher: &mut Searcher, eval: &dyn OrderingEval, b: &Board, sq: usize, depth: u32) -> Option<f64> {
+    let stop = AtomicBool::new(false);
+    let leaves = SearchLeaves {
+        sigmas: searcher.mpc.clone(),
+        searcher,
+        eval,
+        template: SearchRequest {
+            pruning: super::request::Pruning::from_percent(80),
+            ..SearchRequest::fixed_depth(*b, depth)
+        },
+        stop: &stop,
+        deadline: None,
+        nodes: 0,
+    };
+    let dist = Tree::new(leaves, 50).value_move(b, sq, 0, &[], depth)?.dist;
+    let pmf: Vec<(f64, f64)> = (-64..=64).map(|x| (f64::from(x), dist.cdf(x) - dist.cdf(x - 1))).collect();
+    let m: f64 = pmf.iter().map(|(x, p)| x * p).sum();
+    Some(pmf.iter().map(|(x, p)| (x - m).powi(2) * p).sum::<f64>().sqrt())
+}
+
 /// One reported root move.
 #[derive(Clone, Debug)]
 pub struct RiskLine {
@@ -149,9 +205,12 @@ pub fn search(
         searcher,
         eval,
         // Leaves are solved exactly within the exact depth; WLD values would be signs, not discs.
+        // The style's leaves are valued without contempt: they are searched from both sides'
+        // turns, and the distributions model real scores.
         template: SearchRequest {
             wld_empties: req.exact_empties,
             probable_empties: [0; 3],
+            draw: 0,
             ..req.clone()
         },
         stop,
@@ -253,8 +312,6 @@ fn every_move(
 #[cfg(test)]
 mod search_tests {
     use super::*;
-    use crate::board::Board;
-    use crate::board::bits::Squares;
     use crate::search::mpc::Fit;
 
     /// The embedded MPC table with every σ shrunk to nothing.
@@ -269,33 +326,6 @@ mod search_tests {
                 })
                 .collect(),
         )
-    }
-
-    /// Random positions `plies` moves from the start (xorshift).
-    pub(super) fn random_positions(count: usize, plies: u32, seed: u64) -> Vec<Board> {
-        let mut x = seed | 1;
-        let mut out = Vec::new();
-        while out.len() < count {
-            let mut b = Board::START;
-            for _ in 0..plies {
-                if b.moves() == 0 {
-                    b = b.pass();
-                }
-                let m = b.moves();
-                if m == 0 {
-                    break;
-                }
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let sq = Squares(m).nth((x % u64::from(m.count_ones())) as usize).unwrap_or(0);
-                b = b.play(sq).unwrap_or(b);
-            }
-            if b.moves() != 0 {
-                out.push(b);
-            }
-        }
-        out
     }
 
     #[test]
@@ -337,7 +367,6 @@ mod search_tests {
 mod agreement {
     use super::*;
     use crate::board::Board;
-    use crate::board::bits::Squares;
     use crate::search::request::Pruning;
 
     /// Issue 22's figure: the share of `count` random midgame positions in which the style at
@@ -376,22 +405,16 @@ mod agreement {
         assert!(share >= 0.99, "{share}");
     }
 
-    /// A measurement's setting from the environment variable `name`, else `default`.
-    pub(super) fn setting(name: &str, default: u32) -> u32 {
-        std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
-    }
-
-    /// The measurements' search of `b`: `depth` plies at 80 %.
-    pub(super) fn at_80(b: Board, depth: u32) -> SearchRequest {
+    /// The agreement's search of `b`: `depth` plies at 80 %.
+    fn at_80(b: Board, depth: u32) -> SearchRequest {
         SearchRequest {
             pruning: Pruning::from_percent(80),
             ..SearchRequest::fixed_depth(b, depth)
         }
     }
 
-    /// The position `k` of these measurements: plies 16-33 from the start (44-27 empties).
-    pub(super) fn midgame(k: usize) -> Board {
-        super::search_tests::random_positions(1, 16 + (k as u32 % 18), k as u64 * 2 + 1)[0]
+    fn midgame(k: usize) -> Board {
+        measurement_position(k)
     }
 
     /// The ordinary search and the style at `c` of `b` (`depth` @ 80 %, each with a fresh
@@ -415,115 +438,5 @@ mod agreement {
         let lines = search(searcher, &req, Risk::new(c), eval, stop, false, &mut |_| {});
         *times.1 += t0.elapsed();
         (ab, lines)
-    }
-
-    /// The value for us of the move `sq` of `b`: its child searched `depth` plies at 80 %,
-    /// fresh table.
-    fn move_value(searcher: &mut Searcher, eval: &dyn OrderingEval, b: &Board, sq: Square, depth: u32) -> i32 {
-        let stop = AtomicBool::new(false);
-        let Some(child) = sq.index().and_then(|sq| b.play(sq)) else {
-            return -INF_DISCS;
-        };
-        searcher.clear();
-        -searcher.run(&at_80(child, depth), eval, &stop, &mut |_| {}).score
-    }
-
-    /// Below any disc value: a move that is not there.
-    const INF_DISCS: i32 = 65;
-
-    /// How often c = 5 and c = 95 play another move than the ordinary search (`RISK_COUNT`
-    /// positions as in `agreement`, depth `RISK_DEPTH` @ 80 %, no clock), what the changed
-    /// moves are worth by the ordinary search at depth - 1 and at depth + 1 (each move's child
-    /// searched afresh), and the time against the ordinary search's. A measurement, not a check:
-    /// `cargo test --release --lib deviations -- --ignored --nocapture`.
-    #[test]
-    #[ignore]
-    fn deviations() {
-        let (count, depth) = (setting("RISK_COUNT", 100) as usize, setting("RISK_DEPTH", 12));
-        let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
-        let stop = AtomicBool::new(false);
-        let mut searcher = Searcher::new(64);
-        for c in [5, 95] {
-            let (mut changed, mut loss, mut deeper_loss) = (0, 0, 0);
-            let (mut t_ab, mut t_risk) = (Duration::ZERO, Duration::ZERO);
-            for k in 0..count {
-                let b = midgame(k);
-                let (ab, lines) = both(&mut searcher, &eval, &stop, b, depth, c, (&mut t_ab, &mut t_risk));
-                let (Some(ordinary), Some(played)) = (ab.best, lines.first().and_then(|l| l.pv.first().copied())) else {
-                    continue;
-                };
-                if played == ordinary {
-                    continue;
-                }
-                changed += 1;
-                let shallow = move_value(&mut searcher, &eval, &b, played, depth - 1);
-                let deep = move_value(&mut searcher, &eval, &b, ordinary, depth + 1)
-                    - move_value(&mut searcher, &eval, &b, played, depth + 1);
-                loss += ab.score - shallow;
-                deeper_loss += deep;
-                println!(
-                    "c = {c}: {} empties, ordinary {ordinary} ({}), played {played} ({shallow} at depth {}, {deep} below at depth {})",
-                    b.empty_count(),
-                    ab.score,
-                    depth - 1,
-                    depth + 1
-                );
-            }
-            println!(
-                "c = {c} %, depth {depth} @ 80 %: another move in {changed} of {count} positions, {loss} discs below the ordinary value in all (by depth + 1: {deeper_loss}); time {:.1} s against {:.1} s",
-                t_risk.as_secs_f64(),
-                t_ab.as_secs_f64()
-            );
-        }
-    }
-
-    /// The correlation of sibling leaves' errors (tree.rs's `SIBLING_CORRELATION`): for
-    /// `RISK_COUNT` positions as in `agreement`, every child searched at `RISK_LOW` and 6 plies
-    /// deeper (80 %); the share of the errors' variance between positions (one minus the mean
-    /// within-sibling variance over the total). A measurement:
-    /// `cargo test --release --lib sibling_correlation -- --ignored --nocapture`.
-    #[test]
-    #[ignore]
-    fn sibling_correlation() {
-        let (count, low) = (setting("RISK_COUNT", 300) as usize, setting("RISK_LOW", 4));
-        let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
-        let stop = AtomicBool::new(false);
-        let mut searcher = Searcher::new(64);
-        let mut groups: Vec<Vec<f64>> = Vec::new();
-        for k in 0..count {
-            let b = midgame(k);
-            let mut errors = Vec::new();
-            for sq in Squares(b.moves()) {
-                let Some(child) = b.play(sq).filter(|c| !c.is_game_over()) else {
-                    continue;
-                };
-                let mut value = |depth: u32| f64::from(searcher.run(&at_80(child, depth), &eval, &stop, &mut |_| {}).score);
-                errors.push(value(low + 6) - value(low));
-            }
-            if errors.len() >= 2 {
-                groups.push(errors);
-            }
-        }
-        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-        let all: Vec<f64> = groups.iter().flatten().copied().collect();
-        let m = mean(&all);
-        let total = all.iter().map(|e| (e - m).powi(2)).sum::<f64>() / all.len() as f64;
-        let within = groups
-            .iter()
-            .map(|g| {
-                let m = mean(g);
-                g.iter().map(|e| (e - m).powi(2)).sum::<f64>() / (g.len() - 1) as f64
-            })
-            .sum::<f64>()
-            / groups.len() as f64;
-        println!(
-            "depth {low} against {}: {} positions, {} children, error sd {:.2}, within siblings {:.2}: correlation {:.2}",
-            low + 6,
-            groups.len(),
-            all.len(),
-            total.sqrt(),
-            within.sqrt(),
-            1.0 - within / total
-        );
     }
 }

@@ -64,8 +64,8 @@ const REPLY_SIGMAS: f64 = 3.0;
 /// The share of a leaf's error variance its sibling replies share (the same position one
 /// move apart): only the rest is independent from reply to reply. Fitted: the siblings'
 /// errors of depth-4 and depth-6 searches against searches 6 plies deeper (300 random
-/// midgame positions, 3,436 children, 80 %) correlate 0.30 and 0.24 (`sibling_correlation`
-/// in `risk/mod.rs`). It was 0.8, the value that brought c = 50 to the ordinary move before
+/// midgame positions, 3,436 children, 80 %) correlate 0.30 and 0.24
+/// (`examples/risk_sibling_correlation.rs`). It was 0.8, the value that brought c = 50 to the ordinary move before
 /// the median was anchored on the ordinary value; that anchoring makes c = 50 the ordinary
 /// search whatever ρ, and 0.8 left the moves' shapes nearly alike.
 const SIBLING_CORRELATION: f64 = 0.3;

@@ -6,18 +6,30 @@
 //! instability across iterations does not; the last step with the odd/even difference removed,
 //! and the number of close replies, do at every depth measured, weakly (within-position
 //! correlations about 0.1); so the style keeps one σ per depth and stage.
+//!
+//! `RISK_COUNT=200 RISK_LOW=8 [RISK_FIRST=0] [RISK_SAMPLES=FILE] cargo run --release --example risk_move_uncertainty`
 
-use super::agreement::{at_80, midgame, setting};
-use super::leaf_sigma;
-use super::leaves::SearchLeaves;
-use super::tree::Tree;
-use crate::board::Board;
-use crate::board::bits::Squares;
-use crate::eval::Evaluator;
-use crate::search::midgame::Searcher;
-use crate::search::mpc::MpcTable;
-use crate::search::request::SearchRequest;
+use oxello::board::Board;
+use oxello::board::bits::Squares;
+use oxello::eval::Evaluator;
+use oxello::search::midgame::Searcher;
+use oxello::search::mpc::MpcTable;
+use oxello::search::request::{Pruning, SearchRequest};
+use oxello::search::risk::{self, leaf_sigma};
 use std::sync::atomic::AtomicBool;
+
+/// A setting from the environment variable `name`, else `default`.
+fn setting(name: &str, default: u32) -> u32 {
+    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+}
+
+/// The measurements' search of `b`: `depth` plies at 80 %.
+fn at_80(b: Board, depth: u32) -> SearchRequest {
+    SearchRequest {
+        pruning: Pruning::from_percent(80),
+        ..SearchRequest::fixed_depth(b, depth)
+    }
+}
 
 /// One root move's child: the error of its depth-`low` value against `low + 6` plies, the
 /// error model's σ for it, the position it came from, and the candidate features.
@@ -62,38 +74,15 @@ fn iterations(searcher: &mut Searcher, eval: &Evaluator, child: Board, depth: u3
     let stop = AtomicBool::new(false);
     let mut values = vec![f64::NAN; depth as usize + 1];
     searcher.run(&at_80(child, depth), eval, &stop, &mut |i| {
-        if let crate::base::DepthKind::Midgame { depth: d, .. } = i.kind {
+        if let oxello::base::DepthKind::Midgame { depth: d, .. } = i.kind {
             values[d as usize] = f64::from(i.score);
         }
     });
     values
 }
 
-/// The standard deviation of the style's distribution for the move `sq` of `b` (`Tree`'s
-/// shape, its leaves searched as in play at 80 % with the root at `depth`, no clock): the
-/// per-move uncertainty the style already has, from its replies' structure.
-fn modelled_sd(searcher: &mut Searcher, eval: &Evaluator, b: &Board, sq: usize, depth: u32) -> Option<f64> {
-    let stop = AtomicBool::new(false);
-    let leaves = SearchLeaves {
-        sigmas: searcher.mpc.clone(),
-        searcher,
-        eval,
-        template: SearchRequest {
-            wld_empties: 0,
-            ..at_80(*b, depth)
-        },
-        stop: &stop,
-        deadline: None,
-        nodes: 0,
-    };
-    let dist = Tree::new(leaves, 50).value_move(b, sq, 0, &[], depth)?.dist;
-    let pmf: Vec<(f64, f64)> = (-64..=64).map(|x| (f64::from(x), dist.cdf(x) - dist.cdf(x - 1))).collect();
-    let m: f64 = pmf.iter().map(|(x, p)| x * p).sum();
-    Some(pmf.iter().map(|(x, p)| (x - m).powi(2) * p).sum::<f64>().sqrt())
-}
-
 /// One child's sample (None when it has too few iterations, e.g. near the end); `modelled`
-/// the style's own sd for the move (`modelled_sd`).
+/// the style's own sd for the move (`risk::move_sd`).
 fn sample(
     searcher: &mut Searcher,
     eval: &Evaluator,
@@ -220,26 +209,25 @@ fn extremes(samples: &[Sample], feature: usize) -> (f64, f64, usize) {
 /// least-squares line |error| / σ = p + q·feature, and the RMS of the move-specific errors of
 /// each position's lowest- and highest-feature moves (`extremes`). `RISK_SAMPLES=FILE` writes
 /// every sample (position, error, σ, features, the values at depths 1..=low + 6) for
-/// `benches/move_uncertainty.py`. A measurement:
-/// `cargo test --release --lib move_uncertainty -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn move_uncertainty() {
+/// `benches/move_uncertainty.py`.
+fn main() -> Result<(), String> {
     let (count, low) = (setting("RISK_COUNT", 200) as usize, setting("RISK_LOW", 8));
     let first = setting("RISK_FIRST", 0) as usize;
-    assert!(low >= 7, "RISK_LOW below 7 leaves no shallow pair");
+    if low < 7 {
+        return Err("RISK_LOW below 7 leaves no shallow pair".into());
+    }
     let mut searcher = Searcher::new(64);
-    let mpc = MpcTable::embedded().expect("embedded table");
-    let eval = Evaluator::embedded().expect("embedded weights");
+    let mpc = MpcTable::embedded().map_err(|e| e.to_string())?;
+    let eval = Evaluator::embedded().map_err(|e| e.to_string())?;
     let mut samples = Vec::new();
     for k in first..first + count {
-        let b = midgame(k);
+        let b = risk::measurement_position(k);
         searcher.clear();
         for sq in Squares(b.moves()) {
             let Some(child) = b.play(sq).filter(|c| !c.is_game_over() && c.empty_count() > low + 6) else {
                 continue;
             };
-            let Some(modelled) = modelled_sd(&mut searcher, &eval, &b, sq, low + 1) else {
+            let Some(modelled) = risk::move_sd(&mut searcher, &eval, &b, sq, low + 1) else {
                 continue;
             };
             samples.extend(sample(&mut searcher, &eval, &mpc, child, low, k, modelled));
@@ -300,6 +288,7 @@ fn move_uncertainty() {
                     .join(",")
             }))
             .collect();
-        std::fs::write(&path, lines.join("\n") + "\n").expect("RISK_SAMPLES writable");
+        std::fs::write(&path, lines.join("\n") + "\n").map_err(|e| format!("{path}: {e}"))?;
     }
+    Ok(())
 }

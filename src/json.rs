@@ -1,6 +1,8 @@
-//! The little JSON the page and the server exchange: a value type, a parser with bounded
-//! nesting (bodies come from outside) and a writer. Small enough that a dependency would be
-//! the bigger thing to review.
+//! The crate's one JSON module: the value type, the parser (bounded nesting: bodies come from
+//! outside) and the writer the page and the server exchange (`oxello serve`), and the flat
+//! one-object-per-line builder the reports use (`--json` of solve, analyze, bench,
+//! probcut-report). One string writer escapes for both. Small enough that a dependency would
+//! be the bigger thing to review.
 
 use std::fmt::{self, Write};
 
@@ -211,7 +213,9 @@ impl Parser<'_> {
     }
 }
 
-fn write_str(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
+/// Writes `s` as a JSON string. `<` is escaped too, so that no `</script>` can appear in JSON
+/// inside a page; control characters as `\uXXXX`.
+fn write_str(f: &mut impl Write, s: &str) -> fmt::Result {
     f.write_char('"')?;
     for c in s.chars() {
         match c {
@@ -220,7 +224,6 @@ fn write_str(f: &mut fmt::Formatter<'_>, s: &str) -> fmt::Result {
             '\n' => f.write_str("\\n")?,
             '\r' => f.write_str("\\r")?,
             '\t' => f.write_str("\\t")?,
-            // `<` escaped too, so no `</script>` can appear in JSON inside a page.
             c if c < ' ' || c == '<' => write!(f, "\\u{:04x}", c as u32)?,
             c => f.write_char(c)?,
         }
@@ -258,6 +261,78 @@ impl fmt::Display for Json {
                 f.write_char('}')
             }
         }
+    }
+}
+
+/// A flat JSON object built field by field.
+#[derive(Default)]
+pub struct JsonObject {
+    body: String,
+}
+
+/// `s` as a JSON string (quotes included).
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    // Writing to a String cannot fail.
+    let _ = write_str(&mut out, s);
+    out
+}
+
+impl JsonObject {
+    pub fn new() -> JsonObject {
+        JsonObject::default()
+    }
+
+    fn key(&mut self, k: &str) {
+        if !self.body.is_empty() {
+            self.body.push(',');
+        }
+        self.body.push_str(&escape(k));
+        self.body.push(':');
+    }
+
+    pub fn str(mut self, k: &str, v: &str) -> Self {
+        self.key(k);
+        self.body.push_str(&escape(v));
+        self
+    }
+
+    pub fn int(mut self, k: &str, v: i64) -> Self {
+        self.key(k);
+        let _ = write!(self.body, "{v}");
+        self
+    }
+
+    pub fn opt_int(self, k: &str, v: Option<i64>) -> Self {
+        match v {
+            Some(v) => self.int(k, v),
+            None => self.raw(k, "null"),
+        }
+    }
+
+    /// A float in plain decimal notation (never an exponent).
+    pub fn float(mut self, k: &str, v: f64, decimals: usize) -> Self {
+        self.key(k);
+        if v.is_finite() {
+            let _ = write!(self.body, "{v:.decimals$}");
+        } else {
+            self.body.push_str("null");
+        }
+        self
+    }
+
+    pub fn bool(self, k: &str, v: bool) -> Self {
+        self.raw(k, if v { "true" } else { "false" })
+    }
+
+    pub fn raw(mut self, k: &str, v: &str) -> Self {
+        self.key(k);
+        self.body.push_str(v);
+        self
+    }
+
+    pub fn finish(self) -> String {
+        format!("{{{}}}", self.body)
     }
 }
 
@@ -311,5 +386,17 @@ mod tests {
         ] {
             assert!(Json::parse(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn writes_flat_objects() {
+        let s = JsonObject::new()
+            .int("a", 1)
+            .str("b", "x\"y")
+            .float("c", 0.00001, 3)
+            .opt_int("d", None)
+            .bool("e", true)
+            .finish();
+        assert_eq!(s, r#"{"a":1,"b":"x\"y","c":0.000,"d":null,"e":true}"#);
     }
 }
