@@ -57,7 +57,16 @@ pub struct GtpClock {
     settings: Settings,
     /// Black's and White's clocks.
     left: [Left; 2],
+    /// Our own count of each clock from the last time the controller's figure contradicted
+    /// it, and the moves charged since (see `set_left`).
+    own: [Left; 2],
+    moves: [u32; 2],
 }
+
+/// What one exchange of lines may cost on the controller's clock beyond the move's own
+/// thinking (pipes, scheduling on a loaded core), allowed for when our own count fills in the
+/// fraction of a whole-second `time_left`.
+const EXCHANGE: f64 = 0.01;
 
 fn index(colour: Color) -> usize {
     if colour == Color::Black { 0 } else { 1 }
@@ -69,6 +78,8 @@ impl GtpClock {
         GtpClock {
             settings,
             left: [settings.fresh(); 2],
+            own: [settings.fresh(); 2],
+            moves: [0; 2],
         }
     }
 
@@ -78,23 +89,35 @@ impl GtpClock {
     }
 
     /// `time_left`: the controller's figure replaces our own count. GTP's time is an integer,
-    /// so a figure F means F to F+1 seconds; when our own count C lies in that second, the
-    /// clock is taken as F + (C − F)/2. Taking C itself lost 10 games of 50 on time on a loaded
-    /// core (fourteenth session): C misses the time the controller sees for the exchange of
-    /// lines, and that drift added up. Halving it each move keeps the drift from adding up
-    /// (at most half of one move's), while F alone threw away half a second a move on average:
-    /// on a 2 s clock the GTP side used 1.1 s a game and scored 14.5 % against the same engine
-    /// over NBoard, whose times are exact (fifteenth session).
+    /// so a figure F means F to F+1 seconds, and on short clocks the fraction matters (taking
+    /// F alone, the GTP side used 1.1 s of a 2 s clock and scored 14.5 % against the same
+    /// engine over NBoard, whose times are exact: fifteenth session). Our own count C fills it
+    /// in, less 10 ms for each move since C was last corrected (C misses what the exchange of
+    /// lines costs on the controller's clock; taking C as it was lost 10 games of 50 on time on
+    /// a loaded core, fourteenth session), and never outside [F, F+1). A figure that C
+    /// contradicts (below F, or a second or more above it) resets C to F and a half.
     pub fn set_left(&mut self, colour: Color, left: Left) {
-        let ours = self.left[index(colour)];
+        let i = index(colour);
         let figure = left.seconds.max(0.0);
         let whole = figure.fract() == 0.0;
-        let seconds = if whole && ours.stones == left.stones && ours.seconds > figure && ours.seconds < figure + 1.0 {
-            figure + (ours.seconds - figure) / 2.0
+        let own = self.own[i];
+        let seconds = if whole && own.stones == left.stones {
+            if own.seconds < figure || own.seconds >= figure + 1.0 {
+                self.own[i] = Left {
+                    seconds: figure + 0.5,
+                    ..left
+                };
+                self.moves[i] = 0;
+                figure
+            } else {
+                (own.seconds - EXCHANGE * f64::from(self.moves[i])).clamp(figure, figure + 0.999)
+            }
         } else {
+            self.own[i] = Left { seconds: figure, ..left };
+            self.moves[i] = 0;
             figure
         };
-        self.left[index(colour)] = Left { seconds, ..left };
+        self.left[i] = Left { seconds, ..left };
     }
 
     pub fn left(&self, colour: Color) -> Left {
@@ -128,11 +151,17 @@ impl GtpClock {
 
     /// Counts `used` seconds of thinking for a move of `colour`, as the controller's clock will.
     pub fn charge(&mut self, colour: Color, used: f64) {
-        let s = self.settings;
-        if s.unlimited() {
+        if self.settings.unlimited() {
             return;
         }
-        let left = &mut self.left[index(colour)];
+        let i = index(colour);
+        self.moves[i] += 1;
+        Self::count(self.settings, &mut self.own[i], used);
+        Self::count(self.settings, &mut self.left[i], used);
+    }
+
+    /// Takes `used` seconds from one clock (main time, then byo-yomi periods).
+    fn count(s: Settings, left: &mut Left, used: f64) {
         left.seconds -= used.max(0.0);
         if left.stones == 0 {
             if left.seconds >= 0.0 || !s.has_byo_yomi() {
@@ -205,42 +234,33 @@ mod tests {
         assert_eq!(c.left(Color::Black).seconds, 0.0, "never negative");
         c.restart();
         assert_eq!(c.left(Color::Black).seconds, 60.0);
-        // Cut to whole seconds (59.7 left by our count), half the fraction our count adds.
+        // Cut to whole seconds (59.7 left by our count after one move): our count less 10 ms
+        // for that move fills in the fraction.
         c.charge(Color::Black, 0.3);
-        c.set_left(
-            Color::Black,
-            Left {
-                seconds: 59.0,
-                stones: 0,
-            },
-        );
-        assert!((c.left(Color::Black).seconds - 59.35).abs() < 1e-9);
-        // A figure below our count by more than a second, or with a fraction, is taken as it is.
-        c.set_left(
-            Color::Black,
-            Left {
-                seconds: 50.0,
-                stones: 0,
-            },
-        );
+        let whole = |seconds: f64| Left { seconds, stones: 0 };
+        c.set_left(Color::Black, whole(59.0));
+        assert!((c.left(Color::Black).seconds - 59.69).abs() < 1e-9);
+        // Two more moves of 0.2 s: 59.3 by our count, less 30 ms.
+        c.charge(Color::Black, 0.2);
+        c.charge(Color::Black, 0.2);
+        c.set_left(Color::Black, whole(59.0));
+        assert!((c.left(Color::Black).seconds - 59.27).abs() < 1e-9);
+        // Never below the figure nor a second above it.
+        c.charge(Color::Black, 0.28);
+        c.set_left(Color::Black, whole(59.0));
+        assert_eq!(c.left(Color::Black).seconds, 59.0);
+        // A figure our count contradicts is taken as it is, and our count starts again from
+        // its middle: below it (the controller gave time back) ...
+        c.set_left(Color::Black, whole(61.0));
+        assert_eq!(c.left(Color::Black).seconds, 61.0);
+        c.set_left(Color::Black, whole(61.0));
+        assert_eq!(c.left(Color::Black).seconds, 61.5);
+        // ... or a second or more above it (our count ran ahead of the controller's).
+        c.set_left(Color::Black, whole(50.0));
         assert_eq!(c.left(Color::Black).seconds, 50.0);
-        c.set_left(
-            Color::Black,
-            Left {
-                seconds: 49.5,
-                stones: 0,
-            },
-        );
+        // A figure with a fraction (not GTP's integers) is exact.
+        c.set_left(Color::Black, whole(49.5));
         assert_eq!(c.left(Color::Black).seconds, 49.5);
-        // A figure above our count wins too (the controller's clock is the one that decides).
-        c.set_left(
-            Color::Black,
-            Left {
-                seconds: 55.0,
-                stones: 0,
-            },
-        );
-        assert_eq!(c.left(Color::Black).seconds, 55.0);
     }
 
     #[test]
