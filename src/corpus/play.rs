@@ -152,25 +152,61 @@ pub fn play_game(
 /// The exact scores of the children not played, where the child's empties are in
 /// `opts.siblings`; children whose mover must pass are left out (not a training position).
 fn siblings(line: &[Position], played: &[u8], opts: &PlayOptions, eval: &dyn OrderingEval, solver: &mut Solver) -> Vec<Sibling> {
+    solve_siblings(
+        line,
+        &|i, sq| played.get(i) == Some(&(sq as u8)),
+        &opts.siblings,
+        eval,
+        solver,
+    )
+    .into_iter()
+    .map(|s| Sibling {
+        position: s.position as u8,
+        square: s.square as u8,
+        value: s.score.clamp(-64, 64) as i8,
+    })
+    .collect()
+}
+
+/// A move not played in a game, solved: the position it was legal in, its square, the child
+/// and the child's exact score from its mover's view.
+pub struct SolvedSibling {
+    pub position: usize,
+    pub square: usize,
+    pub child: Position,
+    pub score: i32,
+}
+
+/// Solves the moves not played (`played(i, square)` says which move position `i` of `line`
+/// played) whose child has empties in `empties`, skipping children whose mover must pass;
+/// in line order, squares ascending. Shared by the corpus and the text self-play export.
+pub fn solve_siblings(
+    line: &[Position],
+    played: &dyn Fn(usize, usize) -> bool,
+    empties: &RangeInclusive<u32>,
+    eval: &dyn OrderingEval,
+    solver: &mut Solver,
+) -> Vec<SolvedSibling> {
     let stop = AtomicBool::new(false);
     let mut out = Vec::new();
     for (i, p) in line.iter().enumerate() {
-        let empties = p.board.empty_count();
-        if empties == 0 || !opts.siblings.contains(&(empties - 1)) {
+        let e = p.board.empty_count();
+        if e == 0 || !empties.contains(&(e - 1)) {
             continue;
         }
         for sq in crate::board::bits::Squares(p.board.moves()) {
             let Some(child) = p.play(sq).filter(|c| c.board.moves() != 0) else {
                 continue;
             };
-            if sq as u8 == played[i] {
+            if played(i, sq) {
                 continue;
             }
-            let r = solver.solve_exact_guided(&child.board, eval, &stop);
-            out.push(Sibling {
-                position: i as u8,
-                square: sq as u8,
-                value: r.score.clamp(-64, 64) as i8,
+            let score = solver.solve_exact_guided(&child.board, eval, &stop).score;
+            out.push(SolvedSibling {
+                position: i,
+                square: sq,
+                child,
+                score,
             });
         }
     }

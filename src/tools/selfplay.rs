@@ -158,24 +158,15 @@ pub fn play_game(
 /// Exact records of the children not played from game-line positions (see
 /// `SelfplayOptions::siblings`); children whose mover must pass are skipped.
 fn sibling_records(history: &[Position], opts: &SelfplayOptions, eval: &dyn OrderingEval, solver: &mut Solver) -> Vec<String> {
-    let stop = AtomicBool::new(false);
-    let mut out = Vec::new();
-    for (i, p) in history.iter().enumerate() {
-        let empties = p.board.empty_count();
-        if empties == 0 || !opts.siblings.contains(&(empties - 1)) {
-            continue;
-        }
-        let played = history.get(i + 1).map(|n| n.board);
-        for sq in crate::board::bits::Squares(p.board.moves()) {
-            let Some(child) = p.play(sq) else { continue };
-            if Some(child.board) == played || child.board.moves() == 0 {
-                continue;
-            }
-            let r = solver.solve_exact_guided(&child.board, eval, &stop);
-            out.push(format!("{} {} exact", format_position(&child), r.score));
-        }
-    }
-    out
+    // The move played from position i is the one that leads to position i + 1.
+    let played = |i: usize, sq: usize| {
+        let next = history.get(i + 1).map(|n| n.board);
+        history[i].play(sq).map(|c| c.board) == next
+    };
+    crate::corpus::play::solve_siblings(history, &played, &opts.siblings, eval, solver)
+        .into_iter()
+        .map(|s| format!("{} {} exact", format_position(&s.child), s.score))
+        .collect()
 }
 
 /// Game indices already present in `path` (complete blocks only: a block counts once its
