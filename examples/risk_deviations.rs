@@ -10,26 +10,16 @@ use oxello::base::OrderingEval;
 use oxello::board::{Board, Square};
 use oxello::eval::Evaluator;
 use oxello::search::midgame::Searcher;
-use oxello::search::request::{Pruning, SearchRequest, SearchResult};
+use oxello::search::request::SearchResult;
 use oxello::search::risk::{self, Risk, RiskLine};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
+mod common;
+use common::{at_80, setting};
+
 /// Below any disc value: a move that is not there.
 const INF_DISCS: i32 = 65;
-
-/// A setting from the environment variable `name`, else `default`.
-fn setting(name: &str, default: u32) -> u32 {
-    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
-}
-
-/// The measurements' search of `b`: `depth` plies at 80 %.
-fn at_80(b: Board, depth: u32) -> SearchRequest {
-    SearchRequest {
-        pruning: Pruning::from_percent(80),
-        ..SearchRequest::fixed_depth(b, depth)
-    }
-}
 
 /// The ordinary search and the style at `c` of `b` (each with a fresh table), their times
 /// added to `times` (ordinary, style).

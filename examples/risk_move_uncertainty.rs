@@ -14,22 +14,11 @@ use oxello::board::bits::Squares;
 use oxello::eval::Evaluator;
 use oxello::search::midgame::Searcher;
 use oxello::search::mpc::MpcTable;
-use oxello::search::request::{Pruning, SearchRequest};
 use oxello::search::risk::{self, leaf_sigma};
 use std::sync::atomic::AtomicBool;
 
-/// A setting from the environment variable `name`, else `default`.
-fn setting(name: &str, default: u32) -> u32 {
-    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
-}
-
-/// The measurements' search of `b`: `depth` plies at 80 %.
-fn at_80(b: Board, depth: u32) -> SearchRequest {
-    SearchRequest {
-        pruning: Pruning::from_percent(80),
-        ..SearchRequest::fixed_depth(b, depth)
-    }
-}
+mod common;
+use common::{at_80, setting};
 
 /// One root move's child: the error of its depth-`low` value against `low + 6` plies, the
 /// error model's σ for it, the position it came from, and the candidate features.

@@ -13,10 +13,8 @@ use oxello::search::request::{Pruning, SearchRequest};
 use oxello::search::risk;
 use std::sync::atomic::AtomicBool;
 
-/// A setting from the environment variable `name`, else `default`.
-fn setting(name: &str, default: u32) -> u32 {
-    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
-}
+mod common;
+use common::setting;
 
 fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len() as f64
