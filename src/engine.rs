@@ -51,6 +51,23 @@ pub struct ThinkRequest {
     pub risk: Option<u32>,
 }
 
+impl ThinkRequest {
+    /// A move choice at `level` under `time` (None: the level alone); the clock decides the
+    /// depth when a clock is given and no level was chosen. No contempt, no ponder.
+    pub fn for_move(position: Position, level: u32, time: Option<Budget>, risk: Option<u32>, level_chosen: bool) -> ThinkRequest {
+        ThinkRequest {
+            position,
+            level,
+            time,
+            moves: 1,
+            draw_value: 0.0,
+            risk,
+            by_clock: time.is_some() && !level_chosen,
+            until_stopped: false,
+        }
+    }
+}
+
 /// One reported line: the value of the move that starts `pv`.
 #[derive(Clone, PartialEq, Debug)]
 pub struct ThinkInfo {

@@ -154,16 +154,7 @@ impl GtpSession {
             (None, Some(s)) => Some(fixed_budget(s)),
             (None, None) => None,
         };
-        ThinkRequest {
-            position,
-            level: self.level,
-            time,
-            moves: 1,
-            draw_value: 0.0,
-            risk: self.risk,
-            by_clock: time.is_some() && !self.level_explicit,
-            until_stopped: false,
-        }
+        ThinkRequest::for_move(position, self.level, time, self.risk, self.level_explicit)
     }
 
     /// `oxello-clock`: e.g. `black 9.950 s 0 stones; by clock: target 0.123 s, hard 0.370 s`.

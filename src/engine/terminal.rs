@@ -326,16 +326,7 @@ impl<'a> Terminal<'a> {
                 (None, Some(s)) => Some(fixed_budget(s)),
                 (None, None) => None,
             };
-            let req = ThinkRequest {
-                position: pos,
-                level: self.level,
-                time,
-                moves: 1,
-                draw_value: 0.0,
-                risk: self.risk,
-                by_clock: time.is_some() && !self.level_explicit,
-                until_stopped: false,
-            };
+            let req = ThinkRequest::for_move(pos, self.level, time, self.risk, self.level_explicit);
             let t0 = Instant::now();
             let mut progress = Progress {
                 out: &mut *out,
