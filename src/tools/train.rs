@@ -124,6 +124,8 @@ pub struct StageReport {
     pub train: usize,
     pub holdout: usize,
     pub mae: f64,
+    /// The starting weights' held-out error (zeros, or the warm start's): what the fit gained.
+    pub start_mae: f64,
     /// Error on the training records of the stage's own empties (the gap to `mae` is overfitting).
     pub train_mae: f64,
     /// Iterations (over all rounds) up to the kept iterate.
@@ -240,8 +242,9 @@ fn train_stage(stage: usize, train: &[Sample], hold: &[Sample], opts: &TrainOpti
     let lambda = opts.ridge as f64;
     let mut w = vec![0f32; STAGE_WEIGHTS];
     let mut c = vec![1f32; train.len()];
+    let start_mae = mae(&w, hold);
     let mut best = Best {
-        mae: mae(&w, hold),
+        mae: start_mae,
         weights: w.clone(),
         at: 0,
         run: 0,
@@ -267,6 +270,7 @@ fn train_stage(stage: usize, train: &[Sample], hold: &[Sample], opts: &TrainOpti
         train: train.len(),
         holdout: hold.len(),
         mae: best.mae,
+        start_mae,
         train_mae,
         iterations_used: best.at,
     };
@@ -347,11 +351,12 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
                     }
                     if progress {
                         eprintln!(
-                            "train: stage {st} (empties {}-{}): {} train, {} held out, MAE {:.2} discs (iteration {}; training MAE {:.2})",
+                            "train: stage {st} (empties {}-{}): {} train, {} held out, MAE {:.2} -> {:.2} discs (iteration {}; training MAE {:.2})",
                             st as u32 * eval::STAGE_WIDTH,
                             st as u32 * eval::STAGE_WIDTH + eval::STAGE_WIDTH - 1,
                             rep.train,
                             rep.holdout,
+                            rep.start_mae,
                             rep.mae,
                             rep.iterations_used,
                             rep.train_mae
