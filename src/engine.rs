@@ -333,9 +333,9 @@ mod tests {
         }
     }
 
-    /// Collects what the engine writes.
+    /// Collects what the engine writes (the protocol sessions' tests use it too).
     #[derive(Clone, Default)]
-    struct Sink(Arc<parking_lot::Mutex<Vec<u8>>>);
+    pub(super) struct Sink(pub(super) Arc<parking_lot::Mutex<Vec<u8>>>);
     impl std::io::Write for Sink {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
             self.0.lock().extend_from_slice(buf);

@@ -646,19 +646,7 @@ fn ponder_latencies(samples: usize, engines: usize) -> (Vec<Duration>, Vec<Durat
         }
         for n in 1..=samples {
             // Our move, played back: the ponder starts.
-            engine.send(if gtp { b"genmove b".as_slice() } else { b"go" }).expect("send");
-            let mv = loop {
-                let (_, l) = engine.next(HANG).expect("a move");
-                if gtp && l.starts_with("= ") {
-                    break l[2..].to_string();
-                }
-                if let Some(rest) = l.strip_prefix("=== ") {
-                    break rest.split('/').next().unwrap_or("").to_string();
-                }
-            };
-            if !gtp {
-                engine.send(format!("move {mv}").as_bytes()).expect("send");
-            }
+            our_move_then_ponder(&mut engine, gtp);
             thread::sleep(Duration::from_millis(50 + rng.below(250) as u64));
             let sent = Instant::now();
             let request = if gtp {
@@ -692,25 +680,31 @@ fn ponder_latencies(samples: usize, engines: usize) -> (Vec<Duration>, Vec<Durat
             }
         }
         // One more move of ours and a ponder; quit in the middle of it.
-        engine.send(if gtp { b"genmove b".as_slice() } else { b"go" }).expect("send");
-        let mv = loop {
-            let (_, l) = engine.next(HANG).expect("a move");
-            if gtp && l.starts_with("= ") {
-                break l[2..].to_string();
-            }
-            if let Some(rest) = l.strip_prefix("=== ") {
-                break rest.split('/').next().unwrap_or("").to_string();
-            }
-        };
-        if !gtp {
-            engine.send(format!("move {mv}").as_bytes()).expect("send");
-        }
+        our_move_then_ponder(&mut engine, gtp);
         thread::sleep(Duration::from_millis(100));
         let t0 = Instant::now();
         engine.send(b"quit").expect("send");
         exits.push(engine.exit(false, t0).expect("exit"));
     }
     (answers, exits)
+}
+
+/// Asks for our move (GTP `genmove b`, NBoard `go`) and, over NBoard, plays it back: the
+/// engine then ponders on the opponent's time.
+fn our_move_then_ponder(engine: &mut Proc, gtp: bool) {
+    engine.send(if gtp { b"genmove b".as_slice() } else { b"go" }).expect("send");
+    let mv = loop {
+        let (_, l) = engine.next(HANG).expect("a move");
+        if gtp && l.starts_with("= ") {
+            break l[2..].to_string();
+        }
+        if let Some(rest) = l.strip_prefix("=== ") {
+            break rest.split('/').next().unwrap_or("").to_string();
+        }
+    };
+    if !gtp {
+        engine.send(format!("move {mv}").as_bytes()).expect("send");
+    }
 }
 
 /// The regular check: pondering never keeps a ping or quit waiting (CI limits).

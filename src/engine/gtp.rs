@@ -443,18 +443,7 @@ mod tests {
     }
 
     fn send(s: &mut GtpSession, line: &str) -> String {
-        #[derive(Clone, Default)]
-        struct Sink(Arc<Mutex<Vec<u8>>>);
-        impl std::io::Write for Sink {
-            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-                self.0.lock().extend_from_slice(buf);
-                Ok(buf.len())
-            }
-            fn flush(&mut self) -> std::io::Result<()> {
-                Ok(())
-            }
-        }
-        let sink = Sink::default();
+        let sink = crate::engine::tests::Sink::default();
         let mut out = Output::new(Box::new(sink.clone()));
         s.handle(crate::protocol::gtp::parse(line), &AtomicBool::new(false), &mut out);
         String::from_utf8_lossy(&sink.0.lock()).trim().to_string()
