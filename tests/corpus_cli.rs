@@ -1,4 +1,4 @@
-//! `oxello corpus` end to end: generate (resumable, sharded) → stats → merge → train from the
+//! `oxello corpus` end to end: generate (resumable, sharded) → stats → merge → train and fit-mpc from the
 //! corpus; damaged shards named with exit code 2; and the corpus committed in the repository
 //! reads whole.
 
@@ -105,6 +105,28 @@ fn generate_resume_stats_merge_train() {
         assert!(out.contains("weights written"), "{out}");
         assert!(err.contains("train: "), "{err}");
     }
+
+    // Multi-ProbCut refitted on the corpus's held-out positions (the weights change, so must it).
+    let mpc = t.0.join("mpc.txt");
+    let (code, out, err) = run(&[
+        "fit-mpc",
+        "--data",
+        s(&a),
+        "--positions",
+        "3",
+        "--max-depth",
+        "3",
+        "--threads",
+        "1",
+        "--out",
+        s(&mpc),
+        "--plots",
+        s(&t.0.join("plots")),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let table = std::fs::read_to_string(&mpc).expect("mpc.txt written");
+    let rows: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(!rows.is_empty() && out.contains("emin"), "{table}\n{out}");
 }
 
 #[test]

@@ -167,7 +167,7 @@ pub struct EvalMaeArgs {
 
 #[derive(clap::Args)]
 pub struct FitMpcArgs {
-    /// Dataset files (self-play records).
+    /// Dataset files (self-play records, or positions) and corpus folders or shard files (`corpus`: positions of held-out games).
     #[arg(long, required = true, num_args = 1..)]
     data: Vec<PathBuf>,
     /// Positions per game stage.
@@ -467,8 +467,20 @@ fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
 
 fn fit_mpc(args: &FitMpcArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
     load::output_folder(&args.out)?;
-    let mut positions = Vec::new();
-    for file in &args.data {
+    let is_corpus = |p: &PathBuf| p.is_dir() || p.extension().is_some_and(|x| x == "oxc");
+    let corpora: Vec<PathBuf> = args.data.iter().filter(|p| is_corpus(p)).cloned().collect();
+    // From a corpus only the held-out games (numbered 9 mod 10): the evaluation was fitted on
+    // the others, where it looks more accurate than where the search meets it.
+    let mut positions: Vec<_> = if corpora.is_empty() {
+        Vec::new()
+    } else {
+        read_records(&corpora, "fit-mpc")?
+            .into_iter()
+            .filter(|r| r.game % 10 == 9 && r.board.moves() != 0)
+            .map(|r| r.board)
+            .collect()
+    };
+    for file in args.data.iter().filter(|p| !is_corpus(p)) {
         let (p, errors) = fitmpc::read_positions(&load::read_text(file)?);
         report_skipped(file, &errors);
         positions.extend(p);
