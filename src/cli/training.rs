@@ -467,7 +467,6 @@ fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
 
 fn fit_mpc(args: &FitMpcArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
     load::output_folder(&args.out)?;
-    let is_corpus = |p: &PathBuf| p.is_dir() || p.extension().is_some_and(|x| x == "oxc");
     let corpora: Vec<PathBuf> = args.data.iter().filter(|p| is_corpus(p)).cloned().collect();
     // From a corpus only the held-out games (numbered 9 mod 10): the evaluation was fitted on
     // the others, where it looks more accurate than where the search meets it.
@@ -633,6 +632,11 @@ fn eval_match(args: &EvalMatchArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome
     Ok(ExitCode::SUCCESS)
 }
 
+/// A folder or a `.oxc` shard is a corpus; anything else a text dataset.
+fn is_corpus(p: &Path) -> bool {
+    p.is_dir() || p.extension().is_some_and(|x| x == "oxc")
+}
+
 /// Reads dataset files and corpora (game-result labels before perfect play).
 fn read_records(data: &[PathBuf], tool: &str) -> Result<Vec<Record>, String> {
     read_records_as(data, tool, LabelPolicy::Game)
@@ -643,7 +647,6 @@ fn read_records(data: &[PathBuf], tool: &str) -> Result<Vec<Record>, String> {
 /// positions before perfect play labelled by `policy`.
 fn read_records_as(data: &[PathBuf], tool: &str, policy: LabelPolicy) -> Result<Vec<Record>, String> {
     let mut records = Vec::new();
-    let is_corpus = |p: &PathBuf| p.is_dir() || p.extension().is_some_and(|x| x == "oxc");
     let corpora: Vec<PathBuf> = data.iter().filter(|p| is_corpus(p)).cloned().collect();
     if !corpora.is_empty() {
         records.extend(super::corpus::records(&corpora, policy)?);
