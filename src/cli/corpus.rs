@@ -295,7 +295,7 @@ fn generate(args: &GenerateArgs, globals: &Globals, eval: &(dyn OrderingEval + S
 }
 
 /// Reads the training records of corpus folders or shard files.
-pub fn records(paths: &[PathBuf], policy: LabelPolicy) -> Result<Vec<oxello::eval::dataset::Record>, String> {
+pub fn records(paths: &[PathBuf], policy: LabelPolicy, sibling_share: f64) -> Result<Vec<oxello::eval::dataset::Record>, String> {
     let corpus = Corpus::load(paths).map_err(|e| e.to_string())?;
-    Ok(corpus.records(policy))
+    Ok(corpus.records(policy, sibling_share))
 }

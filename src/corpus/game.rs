@@ -202,9 +202,10 @@ impl GameRecord {
     }
 
     /// The training records of the game: every position of the line (exact from perfect play
-    /// on, else by `policy`; deep labels replace either before perfect play) and every
-    /// sibling (exact). `game` is the number the records carry (held out when ≡ 9 mod 10).
-    pub fn records(&self, positions: &[Position], policy: LabelPolicy, game: u64) -> Vec<Record> {
+    /// on, else by `policy`; deep labels replace either before perfect play) and, when
+    /// `siblings`, every sibling (exact). `game` is the number the records carry (held out when
+    /// ≡ 9 mod 10).
+    pub fn records(&self, positions: &[Position], policy: LabelPolicy, game: u64, siblings: bool) -> Vec<Record> {
         let mut out = Vec::with_capacity(positions.len() + self.siblings.len());
         let exact_from = self.exact_from.map_or(usize::MAX, |e| e as usize);
         for (i, p) in positions.iter().enumerate() {
@@ -229,7 +230,7 @@ impl GameRecord {
                 game,
             });
         }
-        for s in &self.siblings {
+        for s in self.siblings.iter().filter(|_| siblings) {
             let Some(child) = positions.get(s.position as usize).and_then(|p| p.play(s.square as usize)) else {
                 continue;
             };

@@ -77,8 +77,10 @@ impl Corpus {
         names.into_iter().enumerate().map(|(i, n)| (n, i as u64)).collect()
     }
 
-    /// Every position's training record (see `GameRecord::records`).
-    pub fn records(&self, policy: LabelPolicy) -> Vec<Record> {
+    /// Every position's training record (see `GameRecord::records`), the siblings of about
+    /// `sibling_share` of the training games (chosen by a hash of the game's number) and of
+    /// every held-out game, so held-out figures stay comparable between shares.
+    pub fn records(&self, policy: LabelPolicy, sibling_share: f64) -> Vec<Record> {
         let runs = self.run_ordinals();
         let mut out = Vec::new();
         for (_, s) in &self.shards {
@@ -86,7 +88,9 @@ impl Corpus {
             for g in &s.games {
                 // Checked when the shard was read.
                 let Ok(positions) = g.replay() else { continue };
-                out.extend(g.records(&positions, policy, base + g.index as u64));
+                let game = base + g.index as u64;
+                let siblings = game % 10 == 9 || in_share(game, sibling_share);
+                out.extend(g.records(&positions, policy, game, siblings));
             }
         }
         out
@@ -283,4 +287,11 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<MergeReport, CorpusErro
         }
     }
     Ok(report)
+}
+
+/// Is game `game` among about `share` of all games? A hash of its number (not the one
+/// `train --fraction` uses, so the two subsets are independent).
+pub(super) fn in_share(game: u64, share: f64) -> bool {
+    let unit = (game.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 11) as f64 / (1u64 << 53) as f64;
+    unit < share
 }

@@ -138,14 +138,14 @@ fn labels_are_what_they_say() {
         }
     }
     // Training records: one per position and sibling, labelled by the policy.
-    let game = corpus.records(LabelPolicy::Game);
+    let game = corpus.records(LabelPolicy::Game, 1.0);
     assert!(game.iter().any(|r| r.label == Label::Game));
-    assert_eq!(game.len(), corpus.records(LabelPolicy::Search).len());
+    assert_eq!(game.len(), corpus.records(LabelPolicy::Search, 1.0).len());
     assert!(exact >= 40 && searched > 100 && siblings > 4, "{exact} {searched} {siblings}");
     assert!(deep >= 4, "{deep}");
     // deep-from-N: at N empties and more only the deep labels (and exact scores) remain;
     // below N the game's result as with `game`.
-    let deep_only = corpus.records(LabelPolicy::DeepFrom(20));
+    let deep_only = corpus.records(LabelPolicy::DeepFrom(20), 1.0);
     let search_labelled = |r: &&Record| r.label == Label::Search;
     assert_eq!(deep_only.iter().filter(search_labelled).count(), deep);
     assert!(deep_only.iter().all(|r| r.label != Label::Game || r.board.empty_count() < 20));
@@ -158,7 +158,7 @@ fn labels_are_what_they_say() {
     );
     assert!(LabelPolicy::parse("deep-from-28") == Ok(LabelPolicy::DeepFrom(28)));
     assert!(LabelPolicy::parse("deep-from-61").is_err() && LabelPolicy::parse("deep").is_err());
-    let records = corpus.records(LabelPolicy::Search);
+    let records = corpus.records(LabelPolicy::Search, 1.0);
     let n: usize = corpus
         .shards
         .iter()
@@ -166,6 +166,11 @@ fn labels_are_what_they_say() {
         .map(|g| g.moves.len() + g.siblings.len())
         .sum();
     assert_eq!(records.len(), n);
+    // A sibling share of 0 leaves only the game lines (no game here is held out, whose
+    // siblings would stay).
+    let lines: usize = corpus.shards.iter().flat_map(|(_, s)| &s.games).map(|g| g.moves.len()).sum();
+    assert_eq!(corpus.records(LabelPolicy::Search, 0.0).len(), lines);
+    assert!(lines < n);
     assert_eq!(
         records.iter().filter(|r| r.game % 10 == 9).count(),
         0,
@@ -347,4 +352,15 @@ fn starts_from_lists_and_followed_games() {
         assert_eq!(g.start.kind, StartKind::Line);
         assert_eq!(&g.moves[..line.len()], &line[..]);
     }
+}
+
+/// The sibling share keeps about that share of games, nested as the share grows.
+#[test]
+fn sibling_share_picks_about_that_share_of_games() {
+    use super::store::in_share;
+    let kept = |share| (0..10_000u64).filter(|&g| in_share(g, share)).count();
+    assert!((2_300..2_700).contains(&kept(0.25)), "{}", kept(0.25));
+    assert_eq!(kept(0.0), 0);
+    assert_eq!(kept(1.0), 10_000);
+    assert!((0..10_000u64).all(|g| !in_share(g, 0.25) || in_share(g, 0.5)));
 }
