@@ -83,6 +83,13 @@ pub struct GenerateArgs {
     /// …one empties count in this many (each game its own).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=60))]
     deep_every: u32,
+    /// Also value by the deep search every move not played at every K-th deep-labelled
+    /// position (deep siblings: positions the game did not choose; 0: none).
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    deep_siblings: u32,
+    /// The deep siblings' search depth (default: --deep-depth).
+    #[arg(long, value_name = "D")]
+    deep_sibling_depth: Option<u32>,
     /// Start each game with a random opening of the XOT list (a file of transcripts, one a
     /// line, e.g. Egaroucid's bin/resources/xot/openingslarge.txt), then random moves.
     #[arg(long, conflicts_with_all = ["openings", "lines"])]
@@ -265,6 +272,8 @@ fn generate(args: &GenerateArgs, globals: &Globals, eval: &(dyn OrderingEval + S
                 selectivity: args.deep_selectivity,
                 empties: args.deep_empties.clone(),
                 every: args.deep_every,
+                siblings_every: args.deep_siblings,
+                siblings_depth: args.deep_sibling_depth.unwrap_or(args.deep_depth),
             }),
         },
         starts,

@@ -2,7 +2,7 @@
 //!
 //! Little-endian throughout:
 //! ```text
-//! magic "OXCS", u32 version (1)
+//! magic "OXCS", u32 version (1, or 2 when a game has deep siblings)
 //! u32 header length H, then H bytes of UTF-8 header text: `key=value` lines (ShardHeader)
 //! u32 game count G, then G games:
 //!   u32 index (the game's number in its run)
@@ -14,20 +14,24 @@
 //!   u8 search-label count S, S × i8 (positions 0..S, the mover's view)
 //!   u8 deep-label count D, D × (u8 position, u8 depth, u8 selectivity %, i8 value)
 //!   u16 sibling count B, B × (u8 position, u8 square, i8 exact value of the child)
+//!   version 2 only: u16 deep-sibling count K, K × (u8 position, u8 square, u8 depth,
+//!   u8 selectivity %, i8 value of the child from its mover's view)
 //! u32 FNV-1a of every byte before it
 //! ```
 //! A game record takes about 2 bytes a position. Reading checks the magic, the version, every
 //! length against the bytes left, the checksum, and replays every game (`GameRecord::replay`);
 //! any failure is an error naming the file and what is wrong.
 
-use super::game::{DeepLabel, GameRecord, Sibling, Start, StartKind};
+use super::game::{DeepLabel, DeepSibling, GameRecord, Sibling, Start, StartKind};
 use crate::eval::weights::fnv1a;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 4] = b"OXCS";
-const VERSION: u32 = 1;
+/// Version 1 has no deep siblings; shards without any are still written as version 1, so a
+/// run's files stay the same whatever build plays them.
+const VERSION: u32 = 2;
 
 /// A corpus file that cannot be used, and why.
 #[derive(Debug)]
@@ -105,14 +109,19 @@ impl Shard {
     /// The shard's bytes.
     pub fn encode(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(64 + self.games.len() * 140);
+        let version = if self.games.iter().any(|g| !g.deep_siblings.is_empty()) {
+            VERSION
+        } else {
+            1
+        };
         b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&version.to_le_bytes());
         let text = self.header.text();
         b.extend_from_slice(&(text.len() as u32).to_le_bytes());
         b.extend_from_slice(text.as_bytes());
         b.extend_from_slice(&(self.games.len() as u32).to_le_bytes());
         for g in &self.games {
-            encode_game(g, &mut b);
+            encode_game(g, version, &mut b);
         }
         let sum = fnv1a(&b);
         b.extend_from_slice(&sum.to_le_bytes());
@@ -131,8 +140,8 @@ impl Shard {
         let (body, sum) = bytes.split_at(bytes.len() - 4);
         let mut r = Reader { bytes: body, at: 4 };
         let version = r.u32().map_err(&err)?;
-        if version != VERSION {
-            return Err(err(format!("format version {version}, this build reads {VERSION}")));
+        if !(1..=VERSION).contains(&version) {
+            return Err(err(format!("format version {version}, this build reads 1 to {VERSION}")));
         }
         let stored = u32::from_le_bytes([sum[0], sum[1], sum[2], sum[3]]);
         if fnv1a(body) != stored {
@@ -147,7 +156,7 @@ impl Shard {
         let count = r.u32().map_err(&err)? as usize;
         let mut games = Vec::with_capacity(count.min(body.len() / 8));
         for k in 0..count {
-            let g = decode_game(&mut r).map_err(|m| err(format!("game {} of {count}: {m}", k + 1)))?;
+            let g = decode_game(&mut r, version).map_err(|m| err(format!("game {} of {count}: {m}", k + 1)))?;
             g.replay()
                 .map_err(|m| err(format!("game {} (number {}): {m}", k + 1, g.index)))?;
             games.push(g);
@@ -195,7 +204,7 @@ impl Shard {
     }
 }
 
-fn encode_game(g: &GameRecord, b: &mut Vec<u8>) {
+fn encode_game(g: &GameRecord, version: u32, b: &mut Vec<u8>) {
     b.extend_from_slice(&g.index.to_le_bytes());
     b.push(g.start.kind.code());
     b.push(g.start.plies);
@@ -214,9 +223,15 @@ fn encode_game(g: &GameRecord, b: &mut Vec<u8>) {
     for s in &g.siblings {
         b.extend_from_slice(&[s.position, s.square, s.value as u8]);
     }
+    if version >= 2 {
+        b.extend_from_slice(&(g.deep_siblings.len() as u16).to_le_bytes());
+        for s in &g.deep_siblings {
+            b.extend_from_slice(&[s.position, s.square, s.depth, s.selectivity, s.value as u8]);
+        }
+    }
 }
 
-fn decode_game(r: &mut Reader) -> Result<GameRecord, String> {
+fn decode_game(r: &mut Reader, version: u32) -> Result<GameRecord, String> {
     let index = r.u32()?;
     let kind = r.u8()?;
     let kind = StartKind::from_code(kind).ok_or_else(|| format!("unknown start kind {kind}"))?;
@@ -252,6 +267,21 @@ fn decode_game(r: &mut Reader) -> Result<GameRecord, String> {
             value: c[2] as i8,
         })
         .collect();
+    let deep_siblings = if version >= 2 {
+        let k = r.u16()? as usize;
+        r.take(5 * k)?
+            .chunks_exact(5)
+            .map(|c| DeepSibling {
+                position: c[0],
+                square: c[1],
+                depth: c[2],
+                selectivity: c[3],
+                value: c[4] as i8,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Ok(GameRecord {
         index,
         start: Start { kind, plies, id },
@@ -261,6 +291,7 @@ fn decode_game(r: &mut Reader) -> Result<GameRecord, String> {
         search,
         deep,
         siblings,
+        deep_siblings,
     })
 }
 

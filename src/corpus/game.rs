@@ -80,6 +80,19 @@ pub struct Sibling {
     pub value: i8,
 }
 
+/// A deeper search's value of a move not played: the child of `position` after `square`, from
+/// the view of the side to move in that child — positions the game did not choose, valued as
+/// well as the line's deep labels, so a fit sees how the moves of one position compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeepSibling {
+    pub position: u8,
+    pub square: u8,
+    pub depth: u8,
+    /// Multi-ProbCut confidence in percent (100: none).
+    pub selectivity: u8,
+    pub value: i8,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     /// The game's number in its generator run (the run's games are numbered from 0).
@@ -98,6 +111,8 @@ pub struct GameRecord {
     pub search: Vec<i8>,
     pub deep: Vec<DeepLabel>,
     pub siblings: Vec<Sibling>,
+    /// Format version 2: deep values of moves not played (empty in version-1 shards).
+    pub deep_siblings: Vec<DeepSibling>,
 }
 
 /// What labels the positions before perfect play get in training.
@@ -187,13 +202,22 @@ impl GameRecord {
         if let Some(d) = self.deep.iter().find(|d| d.position as usize >= n) {
             return Err(format!("a deep label on position {} of {n}", d.position));
         }
+        let not_played = |position: u8, square: u8| {
+            out.get(position as usize)
+                .is_some_and(|p| square < 64 && p.board.moves() >> square & 1 == 1 && self.moves[position as usize] != square)
+        };
         for s in &self.siblings {
-            let ok = out.get(s.position as usize).is_some_and(|p| {
-                s.square < 64 && p.board.moves() >> s.square & 1 == 1 && self.moves[s.position as usize] != s.square
-            });
-            if !ok {
+            if !not_played(s.position, s.square) {
                 return Err(format!(
                     "sibling {} of position {} is no other legal move",
+                    s.square, s.position
+                ));
+            }
+        }
+        for s in &self.deep_siblings {
+            if !not_played(s.position, s.square) {
+                return Err(format!(
+                    "deep sibling {} of position {} is no other legal move",
                     s.square, s.position
                 ));
             }
@@ -202,8 +226,8 @@ impl GameRecord {
     }
 
     /// The training records of the game: every position of the line (exact from perfect play
-    /// on, else by `policy`; deep labels replace either before perfect play) and, when
-    /// `siblings`, every sibling (exact). `game` is the number the records carry (held out when
+    /// on, else by `policy`; deep labels replace either before perfect play), every deep
+    /// sibling (searched) and, when `siblings`, every sibling (exact). `game` is the number the records carry (held out when
     /// ≡ 9 mod 10).
     pub fn records(&self, positions: &[Position], policy: LabelPolicy, game: u64, siblings: bool) -> Vec<Record> {
         let mut out = Vec::with_capacity(positions.len() + self.siblings.len());
@@ -227,6 +251,17 @@ impl GameRecord {
                 board: p.board,
                 score: score.clamp(-64, 64),
                 label,
+                game,
+            });
+        }
+        for s in &self.deep_siblings {
+            let Some(child) = positions.get(s.position as usize).and_then(|p| p.play(s.square as usize)) else {
+                continue;
+            };
+            out.push(Record {
+                board: child.board,
+                score: s.value.clamp(-64, 64),
+                label: Label::Search,
                 game,
             });
         }

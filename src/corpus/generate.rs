@@ -113,11 +113,16 @@ impl GenerateOptions {
             Some(d) => h.set(
                 "deep",
                 format!(
-                    "depth {} at {} %, empties {}, every {}",
+                    "depth {} at {} %, empties {}, every {}{}",
                     d.depth,
                     d.selectivity,
                     range(&d.empties),
-                    d.every
+                    d.every,
+                    // (absent when off, so the runs before it keep their settings)
+                    match d.siblings_every {
+                        0 => String::new(),
+                        k => format!(", siblings of every {k} at depth {}", d.siblings_depth),
+                    }
                 ),
             ),
             None => h.set("deep", "none"),

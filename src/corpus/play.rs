@@ -5,7 +5,7 @@
 //! sampled positions get a deeper search's value too, and the moves not played near the end
 //! can be solved (siblings).
 
-use super::game::{DeepLabel, GameRecord, Sibling, Start, black_view};
+use super::game::{DeepLabel, DeepSibling, GameRecord, Sibling, Start, black_view};
 use crate::base::OrderingEval;
 use crate::board::Position;
 use crate::board::Square;
@@ -39,6 +39,11 @@ pub struct DeepOptions {
     pub empties: RangeInclusive<u32>,
     /// …and every `every`-th of them (by empties count) is searched.
     pub every: u32,
+    /// Every `siblings_every`-th deep-labelled position (0: none) also has each move not
+    /// played searched (deep siblings; children whose mover must pass left out)…
+    pub siblings_every: u32,
+    /// …this deep (at `selectivity`).
+    pub siblings_depth: u32,
 }
 
 /// A reproducible generator per game: the crate's splitmix64.
@@ -89,6 +94,7 @@ pub fn play_game(
         search: Vec::new(),
         deep: Vec::new(),
         siblings: Vec::new(),
+        deep_siblings: Vec::new(),
     };
     let search = |searcher: &mut Searcher, pos: &Position, depth: u32, percent: u32| {
         let req = SearchRequest {
@@ -146,6 +152,32 @@ pub fn play_game(
     let chosen_from = rec.exact_from.map_or(rec.moves.len(), |e| e as usize);
     rec.start.plies = (opening.len() + random as usize).min(chosen_from).min(255) as u8;
     rec.siblings = siblings(&line, &rec.moves, opts, eval, solver);
+    if let Some(d) = opts.deep.as_ref().filter(|d| d.siblings_every > 0) {
+        // After the game, with the deep searcher only: the game and its other labels are the
+        // same with or without them.
+        let k = d.siblings_every as usize;
+        let sampled = rec
+            .deep
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| (n + index as usize).is_multiple_of(k));
+        for i in sampled.map(|(_, label)| label.position as usize) {
+            let p = line[i];
+            for sq in crate::board::bits::Squares(p.board.moves()).filter(|&sq| sq != rec.moves[i] as usize) {
+                let Some(child) = p.play(sq).filter(|c| c.board.moves() != 0) else {
+                    continue;
+                };
+                let v = search(&mut *deep, &child, d.siblings_depth, d.selectivity).score;
+                rec.deep_siblings.push(DeepSibling {
+                    position: i as u8,
+                    square: sq as u8,
+                    depth: d.siblings_depth as u8,
+                    selectivity: d.selectivity as u8,
+                    value: v.clamp(-64, 64) as i8,
+                });
+            }
+        }
+    }
     rec
 }
 

@@ -138,6 +138,11 @@ impl Corpus {
                         st.bands[band(p.board.empty_count().saturating_sub(1))].siblings += 1;
                     }
                 }
+                for sb in &g.deep_siblings {
+                    if let Some(p) = positions.get(sb.position as usize) {
+                        st.bands[band(p.board.empty_count().saturating_sub(1))].deep_siblings += 1;
+                    }
+                }
             }
         }
         st
@@ -167,6 +172,8 @@ pub struct Band {
     pub deep: u64,
     /// Moves not played, solved (counted by the child's empties).
     pub siblings: u64,
+    /// Moves not played, valued by a deep search (counted by the child's empties).
+    pub deep_siblings: u64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -189,7 +196,7 @@ pub struct RunStats {
 impl Stats {
     /// Labelled positions: every line position and every sibling.
     pub fn positions(&self) -> u64 {
-        self.bands.iter().map(|b| b.line + b.siblings).sum()
+        self.bands.iter().map(|b| b.line + b.siblings + b.deep_siblings).sum()
     }
 
     pub fn report(&self) -> String {
@@ -208,8 +215,8 @@ impl Stats {
         let _ = writeln!(s, "starts: {}", starts.join(", "));
         let _ = writeln!(
             s,
-            "{:<8} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11}",
-            "empties", "positions", "exact", "game", "+search", "deep", "siblings"
+            "{:<8} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9}",
+            "empties", "positions", "exact", "game", "+search", "deep", "siblings", "deep sib"
         );
         let mut total = Band::default();
         for (i, b) in self.bands.iter().enumerate() {
@@ -220,8 +227,8 @@ impl Stats {
             };
             let _ = writeln!(
                 s,
-                "{name:<8} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11}",
-                b.line, b.exact, b.game, b.search, b.deep, b.siblings
+                "{name:<8} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9}",
+                b.line, b.exact, b.game, b.search, b.deep, b.siblings, b.deep_siblings
             );
             total.line += b.line;
             total.exact += b.exact;
@@ -229,11 +236,12 @@ impl Stats {
             total.search += b.search;
             total.deep += b.deep;
             total.siblings += b.siblings;
+            total.deep_siblings += b.deep_siblings;
         }
         let _ = writeln!(
             s,
-            "{:<8} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11}",
-            "all", total.line, total.exact, total.game, total.search, total.deep, total.siblings
+            "{:<8} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9}",
+            "all", total.line, total.exact, total.game, total.search, total.deep, total.siblings, total.deep_siblings
         );
         for (name, r) in &self.runs {
             let _ = writeln!(s, "run {name}: {} shards, {} games; {}", r.shards, r.games, r.settings);

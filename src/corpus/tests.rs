@@ -63,6 +63,8 @@ fn options(dir: &Path) -> GenerateOptions {
                 selectivity: 100,
                 empties: 30..=40,
                 every: 3,
+                siblings_every: 2,
+                siblings_depth: 3,
             }),
         },
         starts: Starts::Random,
@@ -96,7 +98,7 @@ fn labels_are_what_they_say() {
             .score
             .clamp(-64, 64)
     };
-    let (mut exact, mut searched, mut deep, mut siblings) = (0, 0, 0, 0);
+    let (mut exact, mut searched, mut deep, mut siblings, mut deep_siblings) = (0, 0, 0, 0, 0);
     for (path, shard) in &corpus.shards {
         assert_eq!(&Shard::load(path).expect("reload"), shard);
         assert_eq!(Shard::decode(&shard.encode(), path).expect("decode"), *shard);
@@ -135,8 +137,15 @@ fn labels_are_what_they_say() {
                 );
                 siblings += 1;
             }
+            for sb in &g.deep_siblings {
+                assert!(g.deep.iter().any(|d| d.position == sb.position), "a deep-labelled position's");
+                let child = positions[sb.position as usize].play(sb.square as usize).expect("legal");
+                assert_eq!(search(&mut searcher, child.board, 3), sb.value as i32);
+                deep_siblings += 1;
+            }
         }
     }
+    assert!(deep_siblings >= 4, "{deep_siblings}");
     // Training records: one per position and sibling, labelled by the policy.
     let game = corpus.records(LabelPolicy::Game, 1.0);
     assert!(game.iter().any(|r| r.label == Label::Game));
@@ -147,7 +156,7 @@ fn labels_are_what_they_say() {
     // below N the game's result as with `game`.
     let deep_only = corpus.records(LabelPolicy::DeepFrom(20), 1.0);
     let search_labelled = |r: &&Record| r.label == Label::Search;
-    assert_eq!(deep_only.iter().filter(search_labelled).count(), deep);
+    assert_eq!(deep_only.iter().filter(search_labelled).count(), deep + deep_siblings);
     assert!(deep_only.iter().all(|r| r.label != Label::Game || r.board.empty_count() < 20));
     assert_eq!(
         deep_only.len(),
@@ -163,12 +172,17 @@ fn labels_are_what_they_say() {
         .shards
         .iter()
         .flat_map(|(_, s)| &s.games)
-        .map(|g| g.moves.len() + g.siblings.len())
+        .map(|g| g.moves.len() + g.siblings.len() + g.deep_siblings.len())
         .sum();
     assert_eq!(records.len(), n);
     // A sibling share of 0 leaves only the game lines (no game here is held out, whose
     // siblings would stay).
-    let lines: usize = corpus.shards.iter().flat_map(|(_, s)| &s.games).map(|g| g.moves.len()).sum();
+    let lines: usize = corpus
+        .shards
+        .iter()
+        .flat_map(|(_, s)| &s.games)
+        .map(|g| g.moves.len() + g.deep_siblings.len())
+        .sum();
     assert_eq!(corpus.records(LabelPolicy::Search, 0.0).len(), lines);
     assert!(lines < n);
     assert_eq!(
@@ -363,4 +377,30 @@ fn sibling_share_picks_about_that_share_of_games() {
     assert_eq!(kept(0.0), 0);
     assert_eq!(kept(1.0), 10_000);
     assert!((0..10_000u64).all(|g| !in_share(g, 0.25) || in_share(g, 0.5)));
+}
+
+/// Deep siblings are searched after the game: without them the games and every other label
+/// are the same, and the shards are written as format version 1 (what runs before them wrote).
+#[test]
+fn deep_siblings_change_nothing_else() {
+    let (with, without) = (temp("deep-sib-on"), temp("deep-sib-off"));
+    generate(&options(&with));
+    let mut opts = options(&without);
+    if let Some(d) = opts.play.deep.as_mut() {
+        d.siblings_every = 0;
+    }
+    generate(&opts);
+    let a = Corpus::load(std::slice::from_ref(&with)).expect("load");
+    let b = Corpus::load(std::slice::from_ref(&without)).expect("load");
+    for ((_, x), (path, y)) in a.shards.iter().zip(&b.shards) {
+        let bytes = std::fs::read(path).expect("read");
+        assert_eq!(bytes[4..8], 1u32.to_le_bytes(), "version 1 without deep siblings");
+        assert_eq!(x.games.len(), y.games.len());
+        for (g, h) in x.games.iter().zip(&y.games) {
+            assert!(h.deep_siblings.is_empty());
+            let mut g = g.clone();
+            g.deep_siblings.clear();
+            assert_eq!(&g, h);
+        }
+    }
 }
