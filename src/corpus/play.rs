@@ -155,12 +155,15 @@ pub fn play_game(
     if let Some(d) = opts.deep.as_ref().filter(|d| d.siblings_every > 0) {
         // After the game, with the deep searcher only: the game and its other labels are the
         // same with or without them.
-        let k = d.siblings_every as usize;
+        // Which of every k deep-labelled positions: a hash of the game's number, not the
+        // number itself, so held-out games (≡ 9 mod 10) sample both parities of empties too.
+        let k = d.siblings_every as u64;
+        let offset = (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
         let sampled = rec
             .deep
             .iter()
             .enumerate()
-            .filter(|(n, _)| (n + index as usize).is_multiple_of(k));
+            .filter(|(n, _)| (*n as u64 + offset).is_multiple_of(k));
         for i in sampled.map(|(_, label)| label.position as usize) {
             let p = line[i];
             for sq in crate::board::bits::Squares(p.board.moves()).filter(|&sq| sq != rec.moves[i] as usize) {
