@@ -64,6 +64,13 @@ pub fn game_equivalent(target: Duration, empties: u32) -> Duration {
     target.mul_f64(full / weight(empties))
 }
 
+/// The reserve kept for the exchange of lines of one move with `remaining` on the clock (10 ms,
+/// less on short clocks). A controller's clock counts it; our own count of a move's thinking
+/// cannot see it, so a clock we count ourselves is charged it with every move (`GtpClock`).
+pub fn move_overhead(remaining: Duration) -> Duration {
+    PER_MOVE_OVERHEAD.min(remaining.mul_f64(0.004))
+}
+
 /// The budget for the move at `empties` empties.
 pub fn budget(clock: &Clock, empties: u32) -> Budget {
     // Our own moves from here: every other empty square (passes are rare).
@@ -74,7 +81,7 @@ pub fn budget(clock: &Clock, empties: u32) -> Budget {
     };
     // The per-move reserve shrinks with short clocks: 10 ms for each of 26 moves would keep back
     // a fifth of a 1.2 s game (fifteenth session: 53 % of such a clock used).
-    let per_move = PER_MOVE_OVERHEAD.min(clock.remaining.mul_f64(0.004));
+    let per_move = move_overhead(clock.remaining);
     let remaining = clock.remaining.saturating_sub(SAFETY + per_move * ours.len() as u32);
     let total: f64 = ours.iter().map(|&e| weight(e)).sum::<f64>().max(weight(empties));
     let share = remaining.mul_f64(weight(empties) / total);
