@@ -67,7 +67,8 @@ fn generate_resume_stats_merge_train() {
     let siblings = out
         .lines()
         .find(|l| l.starts_with("10-19"))
-        .and_then(|l| l.split_whitespace().last())
+        // empties, positions, exact, game, +search, deep, siblings, deep siblings
+        .and_then(|l| l.split_whitespace().nth(6))
         .and_then(|v| v.parse::<u64>().ok())
         .expect("a 10-19 row");
     assert!(siblings > 20, "{out}");
