@@ -254,25 +254,24 @@ impl GameRecord {
                 game,
             });
         }
-        for s in &self.deep_siblings {
-            let Some(child) = positions.get(s.position as usize).and_then(|p| p.play(s.square as usize)) else {
+        // Children of the line: (position, square, value, label).
+        let deep = self
+            .deep_siblings
+            .iter()
+            .map(|s| (s.position, s.square, s.value, Label::Search));
+        let exact = self
+            .siblings
+            .iter()
+            .filter(|_| siblings)
+            .map(|s| (s.position, s.square, s.value, Label::Exact));
+        for (position, square, value, label) in deep.chain(exact) {
+            let Some(child) = positions.get(position as usize).and_then(|p| p.play(square as usize)) else {
                 continue;
             };
             out.push(Record {
                 board: child.board,
-                score: s.value.clamp(-64, 64),
-                label: Label::Search,
-                game,
-            });
-        }
-        for s in self.siblings.iter().filter(|_| siblings) {
-            let Some(child) = positions.get(s.position as usize).and_then(|p| p.play(s.square as usize)) else {
-                continue;
-            };
-            out.push(Record {
-                board: child.board,
-                score: s.value.clamp(-64, 64),
-                label: Label::Exact,
+                score: value.clamp(-64, 64),
+                label,
                 game,
             });
         }
