@@ -12,6 +12,13 @@ pub fn mix(s: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// Whether `n` is in a subset of about `share` of all numbers, chosen by multiplying by `key`
+/// (an odd constant: different keys give independent subsets) and reading the top 53 bits
+/// as a fraction; a larger share's subset contains the smaller's.
+pub fn in_hashed_share(n: u64, key: u64, share: f64) -> bool {
+    ((n.wrapping_mul(key) >> 11) as f64 / (1u64 << 53) as f64) < share
+}
+
 /// A splitmix64 generator owned by one user (a game, a run); `engine::book::Lottery` is the
 /// same stream behind an atomic, for shared use.
 #[derive(Clone, Debug)]

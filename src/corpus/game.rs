@@ -169,6 +169,11 @@ impl LabelPolicy {
 }
 
 impl GameRecord {
+    /// Labelled positions the game holds: its line, its siblings and its deep siblings.
+    pub fn labelled(&self) -> usize {
+        self.moves.len() + self.siblings.len() + self.deep_siblings.len()
+    }
+
     /// The positions in which each move was played, checked: every move legal, the game
     /// played to its end, the stored result equal to the final board's, and every label on a
     /// position of the game (siblings: a legal move other than the one played).
@@ -227,10 +232,10 @@ impl GameRecord {
 
     /// The training records of the game: every position of the line (exact from perfect play
     /// on, else by `policy`; deep labels replace either before perfect play), every deep
-    /// sibling (searched) and, when `siblings`, every sibling (exact). `game` is the number the records carry (held out when
-    /// ≡ 9 mod 10).
+    /// sibling (searched) and, when `siblings`, every sibling (exact). `game` is the number
+    /// the records carry (held out when ≡ 9 mod 10).
     pub fn records(&self, positions: &[Position], policy: LabelPolicy, game: u64, siblings: bool) -> Vec<Record> {
-        let mut out = Vec::with_capacity(positions.len() + self.siblings.len());
+        let mut out = Vec::with_capacity(self.labelled());
         let exact_from = self.exact_from.map_or(usize::MAX, |e| e as usize);
         for (i, p) in positions.iter().enumerate() {
             let result = black_view(p, self.result as i32) as i8;

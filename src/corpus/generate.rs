@@ -258,10 +258,7 @@ pub fn run(
                         }
                     }
                     let game = play_one(opts, g, eval, &mut players);
-                    positions.fetch_add(
-                        (game.moves.len() + game.siblings.len() + game.deep_siblings.len()) as u64,
-                        Ordering::Relaxed,
-                    );
+                    positions.fetch_add(game.labelled() as u64, Ordering::Relaxed);
                     let complete = {
                         let mut p = pending.lock();
                         let games = p.entry(chunk).or_default();
@@ -275,10 +272,7 @@ pub fn run(
                         let mut header = settings.clone();
                         header.set("chunk", chunk);
                         header.set("games", games.len());
-                        let n: u64 = games
-                            .iter()
-                            .map(|g| (g.moves.len() + g.siblings.len() + g.deep_siblings.len()) as u64)
-                            .sum();
+                        let n: u64 = games.iter().map(|g| g.labelled() as u64).sum();
                         let shard = Shard { header, games };
                         if let Err(e) = shard.save(&shard_path(&opts.run_dir(), chunk)) {
                             *failed.lock() = Some(e);

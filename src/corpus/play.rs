@@ -153,10 +153,10 @@ pub fn play_game(
     rec.start.plies = (opening.len() + random as usize).min(chosen_from).min(255) as u8;
     rec.siblings = siblings(&line, &rec.moves, opts, eval, solver);
     if let Some(d) = opts.deep.as_ref().filter(|d| d.siblings_every > 0) {
-        // After the game, with the deep searcher only: the game and its other labels are the
-        // same with or without them.
-        // Which of every k deep-labelled positions: a hash of the game's number, not the
-        // number itself, so held-out games (≡ 9 mod 10) sample both parities of empties too.
+        // After the game, with the deep searcher only, so the game and its other labels are
+        // the same with or without them. Which one of every k deep-labelled positions: set by
+        // a hash of the game's number, not the number, so that held-out games (≡ 9 mod 10)
+        // sample both parities of empties too.
         let k = d.siblings_every as u64;
         let offset = (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
         let sampled = rec

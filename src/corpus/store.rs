@@ -300,6 +300,5 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<MergeReport, CorpusErro
 /// Is game `game` among about `share` of all games? A hash of its number (not the one
 /// `train --fraction` uses, so the two subsets are independent).
 pub(super) fn in_share(game: u64, share: f64) -> bool {
-    let unit = (game.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> 11) as f64 / (1u64 << 53) as f64;
-    unit < share
+    crate::rng::in_hashed_share(game, 0xD6E8_FEB8_6659_FD93, share)
 }

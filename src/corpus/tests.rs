@@ -168,12 +168,7 @@ fn labels_are_what_they_say() {
     assert!(LabelPolicy::parse("deep-from-28") == Ok(LabelPolicy::DeepFrom(28)));
     assert!(LabelPolicy::parse("deep-from-61").is_err() && LabelPolicy::parse("deep").is_err());
     let records = corpus.records(LabelPolicy::Search, 1.0);
-    let n: usize = corpus
-        .shards
-        .iter()
-        .flat_map(|(_, s)| &s.games)
-        .map(|g| g.moves.len() + g.siblings.len() + g.deep_siblings.len())
-        .sum();
+    let n: usize = corpus.shards.iter().flat_map(|(_, s)| &s.games).map(|g| g.labelled()).sum();
     assert_eq!(records.len(), n);
     // A sibling share of 0 leaves only the game lines (no game here is held out, whose
     // siblings would stay).

@@ -280,8 +280,7 @@ fn train_stage(stage: usize, train: &[Sample], hold: &[Sample], opts: &TrainOpti
 /// Is game `game` in a subset of about `fraction` of all games? A hash of the number, so the
 /// subset is spread over every data file and rounds alike, and each subset contains the smaller.
 fn in_fraction(game: u64, fraction: f64) -> bool {
-    let unit = (game.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 11) as f64 / (1u64 << 53) as f64;
-    unit < fraction
+    crate::rng::in_hashed_share(game, crate::rng::GAMMA, fraction)
 }
 
 /// Fits all stages; games numbered 9 mod 10 are held out.
