@@ -7,7 +7,7 @@ use oxello::base::OrderingEval;
 use oxello::board::{Position, Square};
 use oxello::corpus::format::ShardHeader;
 use oxello::corpus::generate::{self, GenerateOptions, Starts};
-use oxello::corpus::play::{DeepOptions, PlayOptions};
+use oxello::corpus::play::{Blunders, DeepOptions, PlayOptions};
 use oxello::corpus::store::{self, Corpus};
 use oxello::corpus::{LabelPolicy, StartKind};
 use oxello::eval::Evaluator;
@@ -90,6 +90,13 @@ pub struct GenerateArgs {
     /// The deep siblings' search depth (default: --deep-depth).
     #[arg(long, value_name = "D")]
     deep_sibling_depth: Option<u32>,
+    /// The chance in percent that a move in --blunder-empties is a random other legal move
+    /// (0: none): games then reach the lopsided positions a search's leaves mostly are.
+    #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(u32).range(0..=100))]
+    blunders: u32,
+    /// …at positions with empties in this range (above --exact).
+    #[arg(long, default_value = "24-58", value_parser = parse_range)]
+    blunder_empties: std::ops::RangeInclusive<u32>,
     /// Start each game with a random opening of the XOT list (a file of transcripts, one a
     /// line, e.g. Egaroucid's bin/resources/xot/openingslarge.txt), then random moves.
     #[arg(long, conflicts_with_all = ["openings", "lines"])]
@@ -274,6 +281,10 @@ fn generate(args: &GenerateArgs, globals: &Globals, eval: &(dyn OrderingEval + S
                 every: args.deep_every,
                 siblings_every: args.deep_siblings,
                 siblings_depth: args.deep_sibling_depth.unwrap_or(args.deep_depth),
+            }),
+            blunders: (args.blunders > 0).then(|| Blunders {
+                percent: args.blunders,
+                empties: args.blunder_empties.clone(),
             }),
         },
         starts,

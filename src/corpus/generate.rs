@@ -127,6 +127,10 @@ impl GenerateOptions {
             ),
             None => h.set("deep", "none"),
         }
+        // (absent when off, so the runs before it keep their settings)
+        if let Some(b) = &p.blunders {
+            h.set("blunders", format!("{} % at empties {}", b.percent, range(&b.empties)));
+        }
         h
     }
 

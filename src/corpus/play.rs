@@ -29,6 +29,19 @@ pub struct PlayOptions {
     pub siblings: RangeInclusive<u32>,
     /// Deeper searches of sampled positions.
     pub deep: Option<DeepOptions>,
+    /// Moves the engine would not choose, in the middle of the game.
+    pub blunders: Option<Blunders>,
+}
+
+/// Where a move is now and then one the search did not choose: a search's leaves are mostly
+/// positions some plies after such a move (a refutation line), lopsided ones that games
+/// between two equal players seldom reach, and the evaluation has to know them as well.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blunders {
+    /// The chance, in percent, that a move at these empties is a random other legal move…
+    pub percent: u32,
+    /// …where the position has empties in this range (above perfect play).
+    pub empties: RangeInclusive<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,6 +98,7 @@ pub fn play_game(
     let random = *opts.random_plies.start() + rng.below(span) as u32;
     let mut pos = Position::start();
     let mut line: Vec<Position> = Vec::new();
+    let mut last_blunder: Option<usize> = None;
     let mut rec = GameRecord {
         index,
         start,
@@ -138,9 +152,20 @@ pub fn play_game(
                 let k = rng.below(moves.count_ones() as u64) as usize;
                 crate::board::bits::Squares(moves).nth(k).unwrap_or(0)
             } else {
-                match r.best {
+                let best = match r.best {
                     Some(Square::At(sq)) if moves >> sq & 1 == 1 => sq as usize,
                     _ => moves.trailing_zeros() as usize,
+                };
+                // The draws are made only when blunders are on, so the games of runs
+                // without them stay what they were.
+                let others = moves & !(1u64 << best);
+                match &opts.blunders {
+                    Some(b) if others != 0 && b.empties.contains(&empties) && rng.below(100) < b.percent as u64 => {
+                        last_blunder = Some(i);
+                        let k = rng.below(others.count_ones() as u64) as usize;
+                        crate::board::bits::Squares(others).nth(k).unwrap_or(best)
+                    }
+                    _ => best,
                 }
             }
         };
@@ -150,7 +175,11 @@ pub fn play_game(
     }
     rec.result = black_view(&pos, pos.board.final_score()) as i8;
     let chosen_from = rec.exact_from.map_or(rec.moves.len(), |e| e as usize);
-    rec.start.plies = (opening.len() + random as usize).min(chosen_from).min(255) as u8;
+    // The plies before the last move the engine's search did not choose (opening, random
+    // moves, blunders): the result is what the play after them gave, not what a position
+    // before them is worth.
+    let unchosen = (opening.len() + random as usize).max(last_blunder.map_or(0, |b| b + 1));
+    rec.start.plies = unchosen.min(chosen_from).min(255) as u8;
     rec.siblings = siblings(&line, &rec.moves, opts, eval, solver);
     if let Some(d) = opts.deep.as_ref().filter(|d| d.siblings_every > 0) {
         // After the game, with the deep searcher only, so the game and its other labels are

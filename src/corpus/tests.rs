@@ -1,7 +1,7 @@
 use super::format::{Shard, ShardHeader};
 use super::game::{GameRecord, LabelPolicy, StartKind};
 use super::generate::{self, GenerateOptions, Starts, shard_path};
-use super::play::{DeepOptions, PlayOptions};
+use super::play::{Blunders, DeepOptions, PlayOptions};
 use super::store::{self, Corpus};
 use crate::base::OrderingEval;
 use crate::board::Board;
@@ -66,6 +66,7 @@ fn options(dir: &Path) -> GenerateOptions {
                 siblings_every: 2,
                 siblings_depth: 3,
             }),
+            blunders: None,
         },
         starts: Starts::Random,
         describe: ShardHeader::default(),
@@ -396,6 +397,45 @@ fn deep_siblings_change_nothing_else() {
             let mut g = g.clone();
             g.deep_siblings.clear();
             assert_eq!(&g, h);
+        }
+    }
+}
+
+/// With blunders every move in their range is drawn (100 %): the games are those without
+/// blunders up to the first position in the range, where the move played is not the one
+/// the search chose; the game's opening plies then cover the last blunder, and the run's
+/// header says so (absent without blunders, as in the runs before them).
+#[test]
+fn blunders_leave_the_searched_move_and_are_recorded() {
+    let (with, without) = (temp("blunders-on"), temp("blunders-off"));
+    let mut opts = options(&with);
+    opts.play.deep = None;
+    opts.play.blunders = Some(Blunders {
+        percent: 100,
+        empties: 30..=40,
+    });
+    generate(&opts);
+    opts.dir = without.to_path_buf();
+    opts.play.blunders = None;
+    generate(&opts);
+    let a = Corpus::load(std::slice::from_ref(&with)).expect("load");
+    let b = Corpus::load(std::slice::from_ref(&without)).expect("load");
+    for ((_, x), (_, y)) in a.shards.iter().zip(&b.shards) {
+        assert_eq!(x.header.get("blunders"), Some("100 % at empties 30-40"));
+        assert_eq!(y.header.get("blunders"), None);
+        for (g, h) in x.games.iter().zip(&y.games) {
+            let line = h.replay().expect("replay");
+            let first = (h.start.plies as usize..h.moves.len())
+                .find(|&i| (30..=40).contains(&line[i].board.empty_count()) && line[i].board.moves().count_ones() > 1)
+                .expect("a position with a choice in the range");
+            assert_eq!(g.moves[..first], h.moves[..first], "game {}", g.index);
+            assert_ne!(g.moves[first], h.moves[first], "game {}", g.index);
+            let replayed = g.replay().expect("replay");
+            let last = (0..g.moves.len())
+                .rev()
+                .find(|&i| (30..=40).contains(&replayed[i].board.empty_count()) && replayed[i].board.moves().count_ones() > 1)
+                .expect("last");
+            assert_eq!(g.start.plies as usize, last + 1, "game {}", g.index);
         }
     }
 }
