@@ -98,30 +98,6 @@ fn parse_record(line: &str, game: u64) -> Result<Record, String> {
     })
 }
 
-/// Random games stopped at `empties` empties and labelled by the exact solver: test data.
-#[cfg(test)]
-pub fn random_solved(games: u64, empties: u32, seed: u64) -> Vec<Record> {
-    use crate::search::endgame::{SolveMode, Solver};
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let mut solver = Solver::new(4);
-    let mut out = Vec::new();
-    let mut seed = seed;
-    for game in 0..games {
-        let b = crate::board::random_game(&mut seed, empties);
-        if b.moves() == 0 {
-            continue;
-        }
-        let score = solver.solve(&b, SolveMode::Exact, None, &stop).score as i8;
-        out.push(Record {
-            board: b,
-            score,
-            label: Label::Exact,
-            game,
-        });
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

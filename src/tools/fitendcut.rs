@@ -141,9 +141,9 @@ mod tests {
 
     #[test]
     fn fits_the_labelled_range_and_extrapolates_beyond() {
-        let mut records = crate::eval::dataset::random_solved(300, 12, 7);
-        records.extend(crate::eval::dataset::random_solved(300, 13, 8));
-        records.extend(crate::eval::dataset::random_solved(300, 14, 9));
+        let mut records = crate::tools::random_solved(300, 12, 7);
+        records.extend(crate::tools::random_solved(300, 13, 8));
+        records.extend(crate::tools::random_solved(300, 14, 9));
         // Training games (not ≡ 9 mod 10) must be ignored: relabel half of them wildly.
         for r in records.iter_mut().filter(|r| r.game % 10 != 9) {
             r.score = 64;

@@ -414,7 +414,7 @@ mod tests {
 
     #[test]
     fn training_lowers_the_held_out_error() {
-        let data = crate::eval::dataset::random_solved(1500, 12, 1234);
+        let data = crate::tools::random_solved(1500, 12, 1234);
         let (e, reports) = train(&data, &options(), false);
         let rep = reports.iter().find(|r| r.holdout > 0).expect("a stage with held-out data");
         let zero = mae(&vec![0f32; STAGE_WEIGHTS], &[]);
@@ -430,7 +430,7 @@ mod tests {
     /// With `stages` set only those stages are fitted; the others keep the starting weights.
     #[test]
     fn only_the_selected_stages_are_fitted() {
-        let data = crate::eval::dataset::random_solved(300, 12, 77);
+        let data = crate::tools::random_solved(300, 12, 77);
         let opts = TrainOptions {
             iterations: 5,
             share: 6,
@@ -451,7 +451,7 @@ mod tests {
     #[test]
     fn a_warm_start_keeps_what_the_data_does_not_show() {
         let start = crate::eval::Evaluator::embedded().expect("weights");
-        let data = crate::eval::dataset::random_solved(400, 14, 31);
+        let data = crate::tools::random_solved(400, 14, 31);
         let opts = TrainOptions {
             iterations: 10,
             share: 0,
@@ -482,7 +482,7 @@ mod tests {
     /// A fraction keeps about that share of the training games, nested, and every held-out one.
     #[test]
     fn a_fraction_trains_on_a_nested_subset_of_games() {
-        let data = crate::eval::dataset::random_solved(2000, 12, 9);
+        let data = crate::tools::random_solved(2000, 12, 9);
         let opts = |fraction| TrainOptions {
             iterations: 1,
             huber: 0.0,
@@ -510,8 +510,8 @@ mod tests {
     #[test]
     fn calibration_measures_the_label_error() {
         let eval = crate::eval::Evaluator::embedded().expect("weights");
-        let mut records = crate::eval::dataset::random_solved(40, 11, 5);
-        records.extend(crate::eval::dataset::random_solved(40, 12, 6));
+        let mut records = crate::tools::random_solved(40, 11, 5);
+        records.extend(crate::tools::random_solved(40, 12, 6));
         for r in &mut records {
             r.label = Label::Game;
             r.score += if r.board.empty_count() == 11 { -4 } else { 2 };
