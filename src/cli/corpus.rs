@@ -91,7 +91,8 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "D")]
     deep_sibling_depth: Option<u32>,
     /// The chance in percent that a move in --blunder-empties is a random other legal move
-    /// (0: none): games then reach the lopsided positions a search's leaves mostly are.
+    /// (0: none): games then reach positions a few plies after a poor move, what a search's
+    /// leaves mostly are.
     #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(u32).range(0..=100))]
     blunders: u32,
     /// …at positions with empties in this range (above --exact).

@@ -34,8 +34,8 @@ pub struct PlayOptions {
 }
 
 /// Where a move is now and then one the search did not choose: a search's leaves are mostly
-/// positions some plies after such a move (a refutation line), lopsided ones that games
-/// between two equal players seldom reach, and the evaluation has to know them as well.
+/// positions some plies after such a move (a refutation line), which games of chosen moves
+/// alone do not reach, and the evaluation has to know them as well.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Blunders {
     /// The chance, in percent, that a move at these empties is a random other legal move…
