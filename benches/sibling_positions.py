@@ -19,6 +19,14 @@ benches/data/mae-sib-30-44.txt was made so (nineteenth session):
         --max-empties 44 --reference-depth 16 --save benches/data/mae-sib-30-44.txt
 where RESERVED is every 10th line of the XOT list (benches/xot_sample.py), lines no corpus run
 starts from.
+
+benches/data/mae-sib-20-24.txt (twentieth session): 300 such positions at 20-24 empties from
+the held-out games (numbered 9 mod 10, never trained on) of two shards of the run
+xot-d4-e20-ds-s7, each with its exact score:
+    benches/sibling_positions.py --held-out --min 20 --max 24 \
+        corpus/xot-d4-e20-ds-s7/c000000.oxc corpus/xot-d4-e20-ds-s7/c000001.oxc > sib20.txt
+    oxello eval-mae --data sib20.txt --any-game --positions 300 --min-empties 20 \
+        --max-empties 24 --save benches/data/mae-sib-20-24.txt
 """
 import struct
 import sys
