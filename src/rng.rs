@@ -34,6 +34,16 @@ impl SplitMix {
     pub fn below(&mut self, n: u64) -> u64 {
         self.next_u64() % n.max(1)
     }
+
+    /// One of the set bits of `mask` (a square of a move mask), uniformly, by one draw; 64
+    /// for an empty mask.
+    pub fn bit_of(&mut self, mask: u64) -> usize {
+        let mut m = mask;
+        for _ in 0..self.below(mask.count_ones() as u64) {
+            m &= m - 1;
+        }
+        m.trailing_zeros() as usize
+    }
 }
 
 #[cfg(test)]

@@ -149,7 +149,7 @@ pub fn play_game(
             if let Some(&sq) = opening.get(i).filter(|&&sq| sq < 64 && moves >> sq & 1 == 1) {
                 sq as usize
             } else if i < opening.len() + random as usize {
-                random_square(rng, moves)
+                rng.bit_of(moves)
             } else {
                 let best = match r.best {
                     Some(Square::At(sq)) if moves >> sq & 1 == 1 => sq as usize,
@@ -161,7 +161,7 @@ pub fn play_game(
                 match &opts.blunders {
                     Some(b) if others != 0 && b.empties.contains(&empties) && rng.below(100) < b.percent as u64 => {
                         last_blunder = Some(i);
-                        random_square(rng, others)
+                        rng.bit_of(others)
                     }
                     _ => best,
                 }
@@ -209,14 +209,6 @@ pub fn play_game(
         }
     }
     rec
-}
-
-/// A square of the non-empty `mask`, uniformly at random (one draw).
-fn random_square(rng: &mut Rng, mask: u64) -> usize {
-    let k = rng.below(mask.count_ones() as u64) as usize;
-    crate::board::bits::Squares(mask)
-        .nth(k)
-        .unwrap_or(mask.trailing_zeros() as usize)
 }
 
 /// The exact scores of the children not played, where the child's empties are in

@@ -97,8 +97,7 @@ pub fn play_game(
             if opts.search_labels && empties > opts.exact {
                 searched[history.len() - 1] = Some(search(searcher, b).score);
             }
-            let k = rng.below(moves.count_ones() as u64) as usize;
-            crate::board::bits::Squares(moves).nth(k).unwrap_or(0)
+            rng.bit_of(moves)
         } else if let Some(&sq) = line.and_then(|l| l.get(ply as usize)).filter(|_| empties > opts.exact) {
             if opts.search_labels {
                 searched[history.len() - 1] = Some(search(searcher, b).score);
