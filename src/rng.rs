@@ -53,6 +53,20 @@ mod tests {
     /// The stream is splitmix64's: its published first outputs from seed 0 (a change here
     /// would change every committed corpus game's reproduction).
     #[test]
+    fn bit_of_draws_every_set_bit_and_only_those() {
+        let mut rng = SplitMix(3);
+        let mask = 1u64 << 2 | 1 << 19 | 1 << 63;
+        let mut seen = 0u64;
+        for _ in 0..200 {
+            let sq = rng.bit_of(mask);
+            assert!(mask >> sq & 1 == 1, "{sq}");
+            seen |= 1 << sq;
+        }
+        assert_eq!(seen, mask);
+        assert_eq!(rng.bit_of(0), 64);
+    }
+
+    #[test]
     fn stream_is_splitmix64() {
         let mut r = SplitMix(0);
         assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
