@@ -132,6 +132,12 @@ pub struct TrainArgs {
     /// and bias a search's values there upward.
     #[arg(long, default_value_t = 1.0, value_parser = parse_share)]
     sibling_share: f64,
+    /// Fit the siblings (corpus positions after a move not played) with an offset per empties
+    /// count of their own, which the evaluation does not keep: they are better for their side
+    /// to move than the line by construction, and without it the evaluation's offset takes on
+    /// that (held-out figures include the siblings' offset)
+    #[arg(long)]
+    off_line_offset: bool,
 }
 
 #[derive(clap::Args)]
@@ -409,6 +415,7 @@ fn train(args: &TrainArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) 
         label_shift: train::LabelShift::default(),
         stages: args.stages.clone(),
         fraction: args.fraction,
+        off_line_offset: args.off_line_offset,
     };
     let policy = args.labels;
     let records = read_records_as(&args.data, "train", policy, args.sibling_share)?;

@@ -257,6 +257,7 @@ impl GameRecord {
                 score: score.clamp(-64, 64),
                 label,
                 game,
+                off_line: false,
             });
         }
         // Children of the line: (position, square, value, label).
@@ -278,6 +279,7 @@ impl GameRecord {
                 score: value.clamp(-64, 64),
                 label,
                 game,
+                off_line: true,
             });
         }
         out

@@ -14,6 +14,10 @@ pub struct Record {
     /// The game the record came from (`# game N` header; `parse_file` keeps files apart), for
     /// held-out splits by game.
     pub game: u64,
+    /// A child of a played position after a move not played (a corpus sibling): by
+    /// construction better for its side to move than the line was, which the trainer can
+    /// model apart (`TrainOptions::off_line_offset`). Text datasets do not mark it.
+    pub off_line: bool,
 }
 
 /// Where a record's score comes from.
@@ -95,6 +99,7 @@ fn parse_record(line: &str, game: u64) -> Result<Record, String> {
         score,
         label,
         game,
+        off_line: false,
     })
 }
 

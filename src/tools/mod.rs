@@ -33,6 +33,7 @@ pub(crate) fn random_solved(games: u64, empties: u32, seed: u64) -> Vec<crate::e
             score,
             label: Label::Exact,
             game,
+            off_line: false,
         });
     }
     out

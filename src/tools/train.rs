@@ -38,7 +38,19 @@ pub struct TrainOptions {
     pub stages: Option<Vec<usize>>,
     /// Share of the training games used (for learning curves); held-out games are all kept.
     pub fraction: f64,
+    /// Give the off-line records (siblings) an offset per empties count of their own during
+    /// the fit, not part of the evaluation. A sibling follows a move the line's player did not
+    /// choose, so it is better for its side to move than the line by construction; at 14-16
+    /// empties the exact siblings outnumber the line two to one, and without this the
+    /// evaluation's own offset there takes on their mean and overrates every position a
+    /// search meets by 3-4 discs (docs/training.md, twenty-third session).
+    pub off_line_offset: bool,
 }
+
+/// The fit's weights of a stage: the evaluation's, then the off-line offsets by empties.
+const FIT_WEIGHTS: usize = STAGE_WEIGHTS + 61;
+/// `Sample::off_line` of a record that has no off-line offset.
+const ON_LINE: u8 = u8::MAX;
 
 impl TrainOptions {
     fn fits(&self, stage: usize) -> bool {
@@ -49,6 +61,13 @@ impl TrainOptions {
         self.init
             .as_ref()
             .map_or_else(|| vec![0f32; STAGE_WEIGHTS], |e| e.stage_weights(stage))
+    }
+
+    /// The starting weights with the off-line offsets (zero) after them.
+    fn fit_start(&self, stage: usize) -> Vec<f32> {
+        let mut w = self.start(stage);
+        w.resize(FIT_WEIGHTS, 0.0);
+        w
     }
 }
 
@@ -136,6 +155,8 @@ struct Sample {
     /// The weights the evaluation of the sample adds up (`eval::features`), each less its
     /// term's base (`eval::TERM_BASES`): half the memory of full indices.
     terms: [u16; TERMS],
+    /// The empties count of an off-line record fitted with its own offset, else `ON_LINE`.
+    off_line: u8,
     target: f32,
     /// The record belongs to this stage (not borrowed from a neighbour).
     own: bool,
@@ -144,10 +165,12 @@ struct Sample {
 impl Sample {
     /// Indices of the sample's weights in a stage.
     fn indices(&self) -> impl Iterator<Item = usize> + '_ {
+        let extra = (self.off_line != ON_LINE).then_some(STAGE_WEIGHTS + self.off_line as usize);
         self.terms
             .iter()
             .zip(&TERM_BASES)
             .map(|(&t, &base)| (base + t as u32) as usize)
+            .chain(extra)
     }
 }
 
@@ -198,7 +221,7 @@ fn normal_product(samples: &[Sample], c: &[f32], v: &[f32], lambda: f64) -> Vec<
 /// (`(AᵀCA + λI) w = AᵀCy`) with a diagonal preconditioner, from `w`; tracks the iterate with
 /// the lowest held-out error in `best`.
 fn cg(train: &[Sample], c: &[f32], hold: &[Sample], w: &mut [f32], iterations: usize, lambda: f64, best: &mut Best) {
-    let mut diag = vec![lambda.max(1e-3); STAGE_WEIGHTS];
+    let mut diag = vec![lambda.max(1e-3); w.len()];
     let mut r: Vec<f64> = w.iter().map(|&x| -lambda * x as f64).collect();
     for (s, &cs) in train.iter().zip(c) {
         let cs = cs as f64;
@@ -218,7 +241,7 @@ fn cg(train: &[Sample], c: &[f32], hold: &[Sample], w: &mut [f32], iterations: u
             break;
         }
         let alpha = rz / pq;
-        for j in 0..STAGE_WEIGHTS {
+        for j in 0..w.len() {
             w[j] += (alpha * p[j] as f64) as f32;
             r[j] -= alpha * q[j];
             z[j] = r[j] / diag[j];
@@ -226,7 +249,7 @@ fn cg(train: &[Sample], c: &[f32], hold: &[Sample], w: &mut [f32], iterations: u
         let rz_new: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
         let beta = rz_new / rz;
         rz = rz_new;
-        for j in 0..STAGE_WEIGHTS {
+        for j in 0..w.len() {
             p[j] = (z[j] + beta * p[j] as f64) as f32;
         }
         best.run += 1;
@@ -240,7 +263,7 @@ fn cg(train: &[Sample], c: &[f32], hold: &[Sample], w: &mut [f32], iterations: u
 /// starts from zero.
 fn train_stage(stage: usize, train: &[Sample], hold: &[Sample], opts: &TrainOptions) -> (Vec<f32>, StageReport) {
     let lambda = opts.ridge as f64;
-    let mut w = vec![0f32; STAGE_WEIGHTS];
+    let mut w = vec![0f32; FIT_WEIGHTS];
     let mut c = vec![1f32; train.len()];
     let start_mae = mae(&w, hold);
     let mut best = Best {
@@ -288,7 +311,7 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
     let bmi2 = eval::has_bmi2();
     let mut per_stage: Vec<(Vec<Sample>, Vec<Sample>)> = (0..STAGES).map(|_| (Vec::new(), Vec::new())).collect();
     // Targets are what the starting weights leave unexplained: the fit finds a correction.
-    let start: Vec<Vec<f32>> = (0..STAGES).map(|k| opts.start(k)).collect();
+    let start: Vec<Vec<f32>> = (0..STAGES).map(|k| opts.fit_start(k)).collect();
     let label = |r: &Record| {
         r.score as f32
             + if r.label == Label::Game {
@@ -325,6 +348,11 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
         for (k, slot) in per_stage.iter_mut().enumerate().filter(|(k, _)| targets >> k & 1 != 0) {
             let mut sample = Sample {
                 terms,
+                off_line: if opts.off_line_offset && r.off_line {
+                    e as u8
+                } else {
+                    ON_LINE
+                },
                 target: label(r),
                 own: k == st,
             };
@@ -348,6 +376,15 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
                     for (x, s) in w.iter_mut().zip(&start[st]) {
                         *x += s;
                     }
+                    if progress && opts.off_line_offset {
+                        let lo = st * eval::STAGE_WIDTH as usize;
+                        let offsets: Vec<String> = (lo..lo + eval::STAGE_WIDTH as usize)
+                            .map(|e| format!("{e}: {:+.2}", w[STAGE_WEIGHTS + e]))
+                            .collect();
+                        eprintln!("train: stage {st}: off-line offsets by empties (discs) {}", offsets.join(", "));
+                    }
+                    // The off-line offsets are the fit's alone.
+                    w.truncate(STAGE_WEIGHTS);
                     if progress {
                         eprintln!(
                             "train: stage {st} (empties {}-{}): {} train, {} held out, MAE {:.2} -> {:.2} discs (iteration {}; training MAE {:.2})",
@@ -409,6 +446,7 @@ mod tests {
             label_shift: LabelShift::default(),
             stages: None,
             fraction: 1.0,
+            off_line_offset: false,
         }
     }
 
@@ -425,6 +463,38 @@ mod tests {
         assert!(rep.mae < baseline, "{} vs {baseline}", rep.mae);
         let (q, n) = holdout_mae(&e, &data, 12..=12);
         assert!(n > 0 && q < baseline, "{q} vs {baseline}");
+    }
+
+    /// Off-line records whose labels sit 8 discs above what their boards say: fitted with
+    /// their own offset, the evaluation of the line's positions stays unbiased; without it,
+    /// it takes on a good part of the shift.
+    #[test]
+    fn the_off_line_offset_keeps_the_shift_out_of_the_evaluation() {
+        let line = crate::tools::random_solved(1200, 12, 4321);
+        // Copies of the same positions as off-line records of other games, labelled 8 higher.
+        let mut data = line.clone();
+        data.extend(line.iter().map(|r| Record {
+            score: (r.score + 8).min(64),
+            off_line: true,
+            game: r.game + 1_000_000,
+            ..*r
+        }));
+        let bias = |offset: bool| {
+            let opts = TrainOptions {
+                iterations: 30,
+                huber: 0.0,
+                off_line_offset: offset,
+                ..options()
+            };
+            let (e, _) = train(&data, &opts, false);
+            line.iter()
+                .map(|r| (e.evaluate(&r.board) - r.score as i32) as f64)
+                .sum::<f64>()
+                / line.len() as f64
+        };
+        let (with, without) = (bias(true), bias(false));
+        assert!(with.abs() < 1.0, "bias with the off-line offset {with:.2}");
+        assert!(without > 2.5, "bias without it {without:.2}");
     }
 
     /// With `stages` set only those stages are fitted; the others keep the starting weights.
