@@ -7,7 +7,7 @@ use oxello::base::OrderingEval;
 use oxello::board::{Position, Square};
 use oxello::corpus::format::ShardHeader;
 use oxello::corpus::generate::{self, GenerateOptions, Starts};
-use oxello::corpus::play::{Blunders, DeepOptions, PlayOptions};
+use oxello::corpus::play::{Blunders, DeepOptions, PlayOptions, Walks};
 use oxello::corpus::store::{self, Corpus};
 use oxello::corpus::{LabelPolicy, StartKind};
 use oxello::eval::Evaluator;
@@ -98,6 +98,15 @@ pub struct GenerateArgs {
     /// …at positions with empties in this range (above --exact).
     #[arg(long, default_value = "24-58", value_parser = parse_range)]
     blunder_empties: std::ops::RangeInclusive<u32>,
+    /// From each position of the line with --walk-from empties, this many random walks of
+    /// --walk-plies random legal moves, each solved (0: none): positions like a search's
+    /// leaves, poor moves of both sides away from any line.
+    #[arg(long, default_value_t = 0, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=20))]
+    walks: u32,
+    #[arg(long, default_value = "20-24", value_parser = parse_range)]
+    walk_from: std::ops::RangeInclusive<u32>,
+    #[arg(long, default_value = "6-8", value_parser = parse_range)]
+    walk_plies: std::ops::RangeInclusive<u32>,
     /// Start each game with a random opening of the XOT list (a file of transcripts, one a
     /// line, e.g. Egaroucid's bin/resources/xot/openingslarge.txt), then random moves.
     #[arg(long, conflicts_with_all = ["openings", "lines"])]
@@ -260,6 +269,9 @@ fn generate(args: &GenerateArgs, globals: &Globals, eval: &(dyn OrderingEval + S
             "--run '{run}': a run's name is a folder name (no '/', not starting with '.')"
         ));
     }
+    if args.walks > 0 && (args.walk_plies.is_empty() || *args.walk_plies.start() == 0 || *args.walk_plies.end() > 60) {
+        return Err("--walk-plies: a range of 1 to 60 plies".into());
+    }
     let opts = GenerateOptions {
         dir: args.dir.clone(),
         run,
@@ -286,6 +298,11 @@ fn generate(args: &GenerateArgs, globals: &Globals, eval: &(dyn OrderingEval + S
             blunders: (args.blunders > 0).then(|| Blunders {
                 percent: args.blunders,
                 empties: args.blunder_empties.clone(),
+            }),
+            walks: (args.walks > 0).then(|| Walks {
+                count: args.walks,
+                from: args.walk_from.clone(),
+                plies: args.walk_plies.clone(),
             }),
         },
         starts,

@@ -2,7 +2,7 @@
 //!
 //! Little-endian throughout:
 //! ```text
-//! magic "OXCS", u32 version (1, or 2 when a game has deep siblings)
+//! magic "OXCS", u32 version (1; 2 when a game has deep siblings; 3 when one has walks)
 //! u32 header length H, then H bytes of UTF-8 header text: `key=value` lines (ShardHeader)
 //! u32 game count G, then G games:
 //!   u32 index (the game's number in its run)
@@ -16,22 +16,24 @@
 //!   u16 sibling count B, B × (u8 position, u8 square, i8 exact value of the child)
 //!   version 2 only: u16 deep-sibling count K, K × (u8 position, u8 square, u8 depth,
 //!   u8 selectivity %, i8 value of the child from its mover's view)
+//!   version 3 only: u16 walk count W, W × (u8 position, u8 move count M, M squares (passes
+//!   left out), i8 exact value of the position reached, from its mover's view)
 //! u32 FNV-1a of every byte before it
 //! ```
 //! A game record takes about 2 bytes a position. Reading checks the magic, the version, every
 //! length against the bytes left, the checksum, and replays every game (`GameRecord::replay`);
 //! any failure is an error naming the file and what is wrong.
 
-use super::game::{DeepLabel, DeepSibling, GameRecord, Sibling, Start, StartKind};
+use super::game::{DeepLabel, DeepSibling, GameRecord, Sibling, Start, StartKind, Walk};
 use crate::eval::weights::fnv1a;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 4] = b"OXCS";
-/// Version 1 has no deep siblings; shards without any are still written as version 1, so a
-/// run's files stay the same whatever build plays them.
-const VERSION: u32 = 2;
+/// Version 1 has no deep siblings, version 2 no walks; a shard is written in the lowest version
+/// that holds its games, so a run's files stay the same whatever build plays them.
+const VERSION: u32 = 3;
 
 /// A corpus file that cannot be used, and why.
 #[derive(Debug)]
@@ -109,8 +111,12 @@ impl Shard {
     /// The shard's bytes.
     pub fn encode(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(64 + self.games.len() * 140);
-        let version = if self.games.iter().any(|g| !g.deep_siblings.is_empty()) {
-            VERSION
+        // The lowest version that holds the games, so shards of older runs are written as
+        // before and older builds still read them.
+        let version: u32 = if self.games.iter().any(|g| !g.walks.is_empty()) {
+            3
+        } else if self.games.iter().any(|g| !g.deep_siblings.is_empty()) {
+            2
         } else {
             1
         };
@@ -229,6 +235,14 @@ fn encode_game(g: &GameRecord, version: u32, b: &mut Vec<u8>) {
             b.extend_from_slice(&[s.position, s.square, s.depth, s.selectivity, s.value as u8]);
         }
     }
+    if version >= 3 {
+        b.extend_from_slice(&(g.walks.len() as u16).to_le_bytes());
+        for w in &g.walks {
+            b.extend_from_slice(&[w.position, w.moves.len() as u8]);
+            b.extend_from_slice(&w.moves);
+            b.push(w.value as u8);
+        }
+    }
 }
 
 fn decode_game(r: &mut Reader, version: u32) -> Result<GameRecord, String> {
@@ -282,6 +296,20 @@ fn decode_game(r: &mut Reader, version: u32) -> Result<GameRecord, String> {
     } else {
         Vec::new()
     };
+    let mut walks = Vec::new();
+    if version >= 3 {
+        let k = r.u16()? as usize;
+        for _ in 0..k {
+            let position = r.u8()?;
+            let m = r.u8()? as usize;
+            if m > 60 {
+                return Err(format!("a walk of {m} moves (at most 60)"));
+            }
+            let moves = r.take(m)?.to_vec();
+            let value = r.u8()? as i8;
+            walks.push(Walk { position, moves, value });
+        }
+    }
     Ok(GameRecord {
         index,
         start: Start { kind, plies, id },
@@ -292,6 +320,7 @@ fn decode_game(r: &mut Reader, version: u32) -> Result<GameRecord, String> {
         deep,
         siblings,
         deep_siblings,
+        walks,
     })
 }
 

@@ -93,6 +93,17 @@ pub struct DeepSibling {
     pub value: i8,
 }
 
+/// The exact score of a position reached from `position` of the line by `moves`, random legal
+/// moves of both sides (passes left out), from the view of its side to move: a position like
+/// a search's leaves, several poor moves away from any played line, which neither the line
+/// nor its siblings (one move off it) reach.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Walk {
+    pub position: u8,
+    pub moves: Vec<u8>,
+    pub value: i8,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
     /// The game's number in its generator run (the run's games are numbered from 0).
@@ -113,6 +124,8 @@ pub struct GameRecord {
     pub siblings: Vec<Sibling>,
     /// Format version 2: deep values of moves not played (empty in version-1 shards).
     pub deep_siblings: Vec<DeepSibling>,
+    /// Format version 3: random walks off the line, solved (empty before).
+    pub walks: Vec<Walk>,
 }
 
 /// What labels the positions before perfect play get in training.
@@ -169,9 +182,26 @@ impl LabelPolicy {
 }
 
 impl GameRecord {
-    /// Labelled positions the game holds: its line, its siblings and its deep siblings.
+    /// Labelled positions the game holds: its line, its siblings, its deep siblings and its
+    /// walks.
     pub fn labelled(&self) -> usize {
-        self.moves.len() + self.siblings.len() + self.deep_siblings.len()
+        self.moves.len() + self.siblings.len() + self.deep_siblings.len() + self.walks.len()
+    }
+
+    /// The position a walk reaches from `line` (the game's replayed positions), None when a
+    /// move is not legal or the walk leaves its side to move without a move.
+    pub fn walk_end(line: &[Position], w: &Walk) -> Option<Position> {
+        let mut p = *line.get(w.position as usize)?;
+        for &sq in &w.moves {
+            if p.board.moves() == 0 {
+                p = p.pass();
+            }
+            p = (sq < 64).then(|| p.play(sq as usize)).flatten()?;
+        }
+        if p.board.moves() == 0 {
+            p = p.pass();
+        }
+        (p.board.moves() != 0).then_some(p)
     }
 
     /// The positions in which each move was played, checked: every move legal, the game
@@ -227,12 +257,21 @@ impl GameRecord {
                 ));
             }
         }
+        for (k, w) in self.walks.iter().enumerate() {
+            if Self::walk_end(&out, w).is_none() {
+                return Err(format!(
+                    "walk {} from position {} is not a legal line to a position with a move",
+                    k + 1,
+                    w.position
+                ));
+            }
+        }
         Ok(out)
     }
 
     /// The training records of the game: every position of the line (exact from perfect play
     /// on, else by `policy`; deep labels replace either before perfect play), every deep
-    /// sibling (searched) and, when `siblings`, every sibling (exact). `game` is the number
+    /// sibling (searched), every walk (exact) and, when `siblings`, every sibling (exact). `game` is the number
     /// the records carry (held out when ≡ 9 mod 10).
     pub fn records(&self, positions: &[Position], policy: LabelPolicy, game: u64, siblings: bool) -> Vec<Record> {
         let mut out = Vec::with_capacity(self.labelled());
@@ -281,6 +320,19 @@ impl GameRecord {
                 game,
                 off_line: true,
             });
+        }
+        // Walks are not off the line in the siblings' sense: random moves of both sides favour
+        // neither, so they need no offset of their own.
+        for w in &self.walks {
+            if let Some(end) = Self::walk_end(positions, w) {
+                out.push(Record {
+                    board: end.board,
+                    score: w.value.clamp(-64, 64),
+                    label: Label::Exact,
+                    game,
+                    off_line: false,
+                });
+            }
         }
         out
     }

@@ -131,6 +131,17 @@ impl GenerateOptions {
         if let Some(b) = &p.blunders {
             h.set("blunders", format!("{} % at empties {}", b.percent, range(&b.empties)));
         }
+        if let Some(w) = &p.walks {
+            h.set(
+                "walks",
+                format!(
+                    "{} from each position at empties {}, {} plies, solved",
+                    w.count,
+                    range(&w.from),
+                    range(&w.plies)
+                ),
+            );
+        }
         h
     }
 

@@ -5,7 +5,7 @@
 //! sampled positions get a deeper search's value too, and the moves not played near the end
 //! can be solved (siblings).
 
-use super::game::{DeepLabel, DeepSibling, GameRecord, Sibling, Start, black_view};
+use super::game::{DeepLabel, DeepSibling, GameRecord, Sibling, Start, Walk, black_view};
 use crate::base::OrderingEval;
 use crate::board::Position;
 use crate::board::Square;
@@ -31,6 +31,19 @@ pub struct PlayOptions {
     pub deep: Option<DeepOptions>,
     /// Moves the engine would not choose, in the middle of the game.
     pub blunders: Option<Blunders>,
+    /// Random walks off the line, solved.
+    pub walks: Option<Walks>,
+}
+
+/// From each position of the line with empties in `from`, `count` walks of a number of plies
+/// drawn from `plies`, each move a random legal one, and the exact score of where each ends:
+/// the positions a search's leaves are (after poor moves of both sides), which the line and
+/// its siblings do not show the evaluation (docs/training.md, twenty-third session).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Walks {
+    pub count: u32,
+    pub from: RangeInclusive<u32>,
+    pub plies: RangeInclusive<u32>,
 }
 
 /// Where a move is now and then one the search did not choose: a search's leaves are mostly
@@ -109,6 +122,7 @@ pub fn play_game(
         deep: Vec::new(),
         siblings: Vec::new(),
         deep_siblings: Vec::new(),
+        walks: Vec::new(),
     };
     let search = |searcher: &mut Searcher, pos: &Position, depth: u32, percent: u32| {
         let req = SearchRequest {
@@ -208,7 +222,54 @@ pub fn play_game(
             }
         }
     }
+    if let Some(w) = &opts.walks {
+        // Last, so the game and its other labels are the same with or without walks.
+        rec.walks = walks(&line, w, rng, eval, solver);
+    }
     rec
+}
+
+/// The walks of `opts` from the positions of `line`, solved; a walk that ends the game (or
+/// ends where neither side can move) is left out.
+fn walks(line: &[Position], opts: &Walks, rng: &mut Rng, eval: &dyn OrderingEval, solver: &mut Solver) -> Vec<Walk> {
+    let stop = AtomicBool::new(false);
+    let span = (opts.plies.end().saturating_sub(*opts.plies.start()) + 1) as u64;
+    let mut out = Vec::new();
+    for (i, start) in line.iter().enumerate() {
+        if !opts.from.contains(&start.board.empty_count()) || start.board.moves() == 0 {
+            continue;
+        }
+        for _ in 0..opts.count {
+            let plies = *opts.plies.start() as u64 + rng.below(span);
+            let mut p = *start;
+            let mut moves = Vec::with_capacity(plies as usize);
+            for _ in 0..plies {
+                if p.board.moves() == 0 {
+                    p = p.pass();
+                }
+                let legal = p.board.moves();
+                if legal == 0 {
+                    break;
+                }
+                let sq = rng.bit_of(legal);
+                moves.push(sq as u8);
+                p = p.play(sq).unwrap_or_else(|| p.pass());
+            }
+            if p.board.moves() == 0 {
+                p = p.pass();
+            }
+            if p.board.moves() == 0 {
+                continue;
+            }
+            let score = solver.solve_exact_guided(&p.board, eval, &stop).score;
+            out.push(Walk {
+                position: i as u8,
+                moves,
+                value: score.clamp(-64, 64) as i8,
+            });
+        }
+    }
+    out
 }
 
 /// The exact scores of the children not played, where the child's empties are in

@@ -2,7 +2,7 @@
 //! training records they hold; their figures; and merging one corpus folder into another.
 
 use super::format::{CorpusError, Shard};
-use super::game::LabelPolicy;
+use super::game::{GameRecord, LabelPolicy};
 use crate::eval::dataset::Record;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -143,6 +143,11 @@ impl Corpus {
                         st.bands[band(p.board.empty_count().saturating_sub(1))].deep_siblings += 1;
                     }
                 }
+                for w in &g.walks {
+                    if let Some(end) = GameRecord::walk_end(&positions, w) {
+                        st.bands[band(end.board.empty_count())].walks += 1;
+                    }
+                }
             }
         }
         st
@@ -174,6 +179,8 @@ pub struct Band {
     pub siblings: u64,
     /// Moves not played, valued by a deep search (counted by the child's empties).
     pub deep_siblings: u64,
+    /// Ends of random walks off the line, solved (counted by their own empties).
+    pub walks: u64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -194,9 +201,12 @@ pub struct RunStats {
 }
 
 impl Stats {
-    /// Labelled positions: every line position and every sibling.
+    /// Labelled positions: every line position, every sibling and every walk's end.
     pub fn positions(&self) -> u64 {
-        self.bands.iter().map(|b| b.line + b.siblings + b.deep_siblings).sum()
+        self.bands
+            .iter()
+            .map(|b| b.line + b.siblings + b.deep_siblings + b.walks)
+            .sum()
     }
 
     pub fn report(&self) -> String {
@@ -215,8 +225,8 @@ impl Stats {
         let _ = writeln!(s, "starts: {}", starts.join(", "));
         let _ = writeln!(
             s,
-            "{:<8} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9}",
-            "empties", "positions", "exact", "game", "+search", "deep", "siblings", "deep sib"
+            "{:<8} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9} {:>9}",
+            "empties", "positions", "exact", "game", "+search", "deep", "siblings", "deep sib", "walks"
         );
         let mut total = Band::default();
         for (i, b) in self.bands.iter().enumerate() {
@@ -227,8 +237,8 @@ impl Stats {
             };
             let _ = writeln!(
                 s,
-                "{name:<8} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9}",
-                b.line, b.exact, b.game, b.search, b.deep, b.siblings, b.deep_siblings
+                "{name:<8} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9} {:>9}",
+                b.line, b.exact, b.game, b.search, b.deep, b.siblings, b.deep_siblings, b.walks
             );
             total.line += b.line;
             total.exact += b.exact;
@@ -237,11 +247,20 @@ impl Stats {
             total.deep += b.deep;
             total.siblings += b.siblings;
             total.deep_siblings += b.deep_siblings;
+            total.walks += b.walks;
         }
         let _ = writeln!(
             s,
-            "{:<8} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9}",
-            "all", total.line, total.exact, total.game, total.search, total.deep, total.siblings, total.deep_siblings
+            "{:<8} {:>11} {:>11} {:>11} {:>11} {:>9} {:>11} {:>9} {:>9}",
+            "all",
+            total.line,
+            total.exact,
+            total.game,
+            total.search,
+            total.deep,
+            total.siblings,
+            total.deep_siblings,
+            total.walks
         );
         for (name, r) in &self.runs {
             let _ = writeln!(s, "run {name}: {} shards, {} games; {}", r.shards, r.games, r.settings);

@@ -1,7 +1,7 @@
 use super::format::{Shard, ShardHeader};
 use super::game::{GameRecord, LabelPolicy, StartKind};
 use super::generate::{self, GenerateOptions, Starts, shard_path};
-use super::play::{Blunders, DeepOptions, PlayOptions};
+use super::play::{Blunders, DeepOptions, PlayOptions, Walks};
 use super::store::{self, Corpus};
 use crate::base::OrderingEval;
 use crate::board::Board;
@@ -67,6 +67,7 @@ fn options(dir: &Path) -> GenerateOptions {
                 siblings_depth: 3,
             }),
             blunders: None,
+            walks: None,
         },
         starts: Starts::Random,
         describe: ShardHeader::default(),
@@ -438,4 +439,75 @@ fn blunders_leave_the_searched_move_and_are_recorded() {
             assert_eq!(g.start.plies as usize, last + 1, "game {}", g.index);
         }
     }
+}
+
+/// Walks come after the game: the games and their other labels are those without them; each
+/// walk is a line of legal moves of the given length from a position at the given empties,
+/// its value the solver's score of where it ends; shards with walks are version 3 and read
+/// back as written; the records, the stats and `labelled` count them; a walk with an illegal
+/// move is an error naming the walk.
+#[test]
+fn walks_are_solved_positions_off_the_line_and_change_nothing_else() {
+    let (with, without) = (temp("walks-on"), temp("walks-off"));
+    let mut opts = options(&with);
+    opts.play.deep = None;
+    opts.play.walks = Some(Walks {
+        count: 2,
+        from: 14..=16,
+        plies: 3..=4,
+    });
+    generate(&opts);
+    opts.dir = without.to_path_buf();
+    opts.play.walks = None;
+    generate(&opts);
+    let a = Corpus::load(std::slice::from_ref(&with)).expect("load");
+    let b = Corpus::load(std::slice::from_ref(&without)).expect("load");
+    let stop = AtomicBool::new(false);
+    let mut solver = Solver::new(4);
+    let mut walks = 0;
+    for ((path, x), (other, y)) in a.shards.iter().zip(&b.shards) {
+        assert_eq!(std::fs::read(path).expect("read")[4..8], 3u32.to_le_bytes());
+        assert_eq!(std::fs::read(other).expect("read")[4..8], 1u32.to_le_bytes());
+        assert_eq!(
+            x.header.get("walks"),
+            Some("2 from each position at empties 14-16, 3-4 plies, solved")
+        );
+        assert_eq!(y.header.get("walks"), None);
+        assert_eq!(Shard::decode(&x.encode(), path).expect("decode"), *x);
+        for (g, h) in x.games.iter().zip(&y.games) {
+            let line = g.replay().expect("replay");
+            let starts = line
+                .iter()
+                .filter(|p| (14..=16).contains(&p.board.empty_count()) && p.board.moves() != 0);
+            assert!(g.walks.len() <= 2 * starts.count() && !g.walks.is_empty(), "game {}", g.index);
+            for w in &g.walks {
+                let from = line[w.position as usize].board.empty_count();
+                assert!((14..=16).contains(&from) && (3..=4).contains(&w.moves.len()), "{w:?}");
+                let end = GameRecord::walk_end(&line, w).expect("a legal walk");
+                assert!(end.board.empty_count() <= from - 3);
+                let exact = solver.solve(&end.board, SolveMode::Exact, None, &stop).score;
+                assert_eq!(exact, w.value as i32);
+                walks += 1;
+            }
+            let mut g = g.clone();
+            g.walks.clear();
+            assert_eq!(&g, h);
+        }
+    }
+    let records = a.records(LabelPolicy::Search, 1.0);
+    assert_eq!(records.len(), b.records(LabelPolicy::Search, 1.0).len() + walks);
+    assert_eq!(a.stats().positions(), b.stats().positions() + walks as u64);
+    assert!(a.stats().report().contains("walks"));
+    // A walk whose move is not legal there: the shard is refused, naming the walk.
+    let (path, shard) = &a.shards[0];
+    let mut bad = shard.clone();
+    let w = &mut bad.games[0].walks[0];
+    w.moves[0] = (0..64u8)
+        .find(|&sq| {
+            let line = shard.games[0].replay().expect("replay");
+            line[w.position as usize].board.moves() >> sq & 1 == 0
+        })
+        .expect("an illegal square");
+    let err = Shard::decode(&bad.encode(), path).expect_err("illegal walk");
+    assert!(err.to_string().contains("walk 1 from position"), "{err}");
 }
