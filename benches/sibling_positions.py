@@ -3,7 +3,7 @@
 
     benches/sibling_positions.py [--held-out] [--min E] [--max E] SHARD.oxc ...
 
-Reads corpus shards (format version 2, corpus/README.md), replays each game and prints every
+Reads corpus shards (format versions 1-3, corpus/README.md), replays each game and prints every
 deep sibling (the child after a move not played) with `min`..`max` empties (default 30-44)
 whose mover has a move, as a text record `<64 squares> <X|O> <value> game` under a
 `# game N` line (N = the game's number, so `eval-mae` takes at most one per game and empties
@@ -95,6 +95,11 @@ def games(path):
                 p, sq, _depth, _sel, v = d[at + 5 * j : at + 5 * j + 5]
                 deep.append((p, sq, v - 256 if v > 127 else v))
             at += 5 * k
+        if version >= 3:
+            (w,) = struct.unpack_from("<H", d, at)
+            at += 2
+            for _ in range(w):
+                at += 3 + d[at + 1]  # position, move count, squares, value
         yield index, moves, deep
 
 
