@@ -162,3 +162,46 @@ fn the_repository_corpus_reads_whole() {
     assert!(games >= 3000, "{out}");
     println!("{out}");
 }
+
+/// A run with walks from the command line: its header says so, `corpus stats` counts them in
+/// their own column, `train --off-line-offset` fits from it and reports the siblings' offsets,
+/// and a walk length the format cannot hold is refused before any game.
+#[test]
+fn walks_from_the_command_line() {
+    let t = temp("walks");
+    let (code, out, err) = generate(&t.0, &["--walks", "2", "--walk-from", "14-16", "--walk-plies", "2-3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("2 chunks written"), "{out}");
+    let (code, out, err) = run(&["corpus", "stats", s(&t.0)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("walks=2 from each position at empties 14-16, 2-3 plies, solved"),
+        "{out}"
+    );
+    let walks = out
+        .lines()
+        .find(|l| l.starts_with("10-19"))
+        // empties, positions, exact, game, +search, deep, siblings, deep siblings, walks
+        .and_then(|l| l.split_whitespace().nth(8))
+        .and_then(|v| v.parse::<u64>().ok())
+        .expect("a 10-19 row");
+    assert!(walks >= 20, "{out}");
+    let weights = t.0.join("eval.bin");
+    let (code, out, err) = run(&[
+        "train",
+        "--data",
+        s(&t.0),
+        "--iterations",
+        "5",
+        "--off-line-offset",
+        "--out",
+        s(&weights),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("weights written"), "{out}");
+    assert!(err.contains("off-line offsets by empties"), "{err}");
+    let other = t.0.join("other");
+    let (code, _, err) = generate(&other, &["--walks", "1", "--walk-plies", "0-61"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--walk-plies"), "{err}");
+}
