@@ -67,6 +67,21 @@ def play(board, side, sq):
     return board
 
 
+def line_positions(moves):
+    """(board, side to move) of each position of a game in which one of `moves` is played."""
+    board = ["-"] * 64
+    board[27] = board[36] = "O"
+    board[28] = board[35] = "X"
+    side, line = "X", []
+    for m in moves:
+        if not has_move(board, side):
+            side = other(side)
+        line.append((board, side))
+        board = play(board, side, m)
+        side = other(side)
+    return line
+
+
 def games(path):
     """(index, moves, deep siblings [(position, square, value)]) of each game of a shard."""
     d = open(path, "rb").read()
@@ -120,16 +135,7 @@ def main():
         for index, moves, deep in games(path):
             if held_out and index % 10 != 9:
                 continue
-            board = ["-"] * 64
-            board[27] = board[36] = "O"
-            board[28] = board[35] = "X"
-            side, line = "X", []
-            for m in moves:
-                if not has_move(board, side):
-                    side = other(side)
-                line.append((board, side))
-                board = play(board, side, m)
-                side = other(side)
+            line = line_positions(moves)
             for p, sq, v in deep:
                 pb, ps = line[p]
                 child, mover = play(pb, ps, sq), other(ps)

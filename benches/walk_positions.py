@@ -23,7 +23,7 @@ Exact values, then (eval-mae solves each position and saves it as an `exact` rec
 import random
 import sys
 
-from sibling_positions import games, has_move, other, play, flips
+from sibling_positions import flips, games, has_move, line_positions, other, play
 
 
 def parse_range(s):
@@ -55,39 +55,29 @@ def main():
         for index, moves, _deep in games(path):
             if which == 9 and index % 10 != 9 or which == -1 and index % 10 == 9:
                 continue
-            board = ["-"] * 64
-            board[27] = board[36] = "O"
-            board[28] = board[35] = "X"
-            side = "X"
             emitted = 0
-            for m in moves + [None]:
-                if not has_move(board, side):
-                    side = other(side)
-                empties = board.count("-")
-                if frm[0] <= empties <= frm[1] and has_move(board, side):
-                    for _ in range(walks):
-                        b, s = board, side
-                        for _ in range(rng.randint(*plies)):
+            for board, side in line_positions(moves):
+                if not frm[0] <= board.count("-") <= frm[1]:
+                    continue
+                for _ in range(walks):
+                    b, s = board, side
+                    for _ in range(rng.randint(*plies)):
+                        legal = [q for q in range(64) if flips(b, s, q)]
+                        if not legal:
+                            s = other(s)
                             legal = [q for q in range(64) if flips(b, s, q)]
                             if not legal:
-                                s = other(s)
-                                legal = [q for q in range(64) if flips(b, s, q)]
-                                if not legal:
-                                    break
-                            b = play(b, s, rng.choice(legal))
-                            s = other(s)
+                                break
+                        b = play(b, s, rng.choice(legal))
+                        s = other(s)
+                    if not has_move(b, s):
+                        s = other(s)
                         if not has_move(b, s):
-                            s = other(s)
-                            if not has_move(b, s):
-                                continue
-                        # Walk numbers step by 10 so the game's last digit (its split) stays.
-                        print(f"# game {index * 1000 + emitted * 10 + index % 10}")
-                        print(f"{''.join(b)} {s} 0 game")
-                        emitted += 1
-                if m is None or m == 64:
-                    break
-                board = play(board, side, m)
-                side = other(side)
+                            continue
+                    # Walk numbers step by 10 so the game's last digit (its split) stays.
+                    print(f"# game {index * 1000 + emitted * 10 + index % 10}")
+                    print(f"{''.join(b)} {s} 0 game")
+                    emitted += 1
 
 
 if __name__ == "__main__":

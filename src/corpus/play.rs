@@ -252,8 +252,10 @@ fn walks(line: &[Position], opts: &Walks, rng: &mut Rng, eval: &dyn OrderingEval
                     break;
                 }
                 let sq = rng.bit_of(legal);
+                // (a legal move: play cannot refuse it)
+                let Some(next) = p.play(sq) else { break };
                 moves.push(sq as u8);
-                p = p.play(sq).unwrap_or_else(|| p.pass());
+                p = next;
             }
             if p.board.moves() == 0 {
                 p = p.pass();
