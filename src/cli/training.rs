@@ -174,6 +174,16 @@ pub struct EvalMaeArgs {
     /// Take positions from every game, not only the held-out ones (data no fit has seen).
     #[arg(long)]
     any_game: bool,
+    /// Instead of the MAE, measure how well the depth-`--depth` search chooses moves: the
+    /// exact value of the best move minus that of the move it picks, in discs (every move's
+    /// child is solved). A bias shared by all moves does not count here.
+    #[arg(long)]
+    move_loss: bool,
+    /// With --move-loss: exact scores of children solved before (read if the file exists) and
+    /// of those solved now (written back), so that other weights are measured on the same
+    /// children without solving them again.
+    #[arg(long, requires = "move_loss")]
+    loss_cache: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -450,6 +460,9 @@ fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
             percent: args.reference_selectivity,
         },
     };
+    if args.move_loss {
+        return move_loss(args, &picked, eval);
+    }
     let r = evalmae::measure(&picked, depth, reference, args.fresh, eval, true);
     if let Some(path) = &args.save {
         load::write(path, evalmae::format_records(&r.solved))?;
@@ -472,6 +485,49 @@ fn eval_mae(args: &EvalMaeArgs, eval: &(dyn OrderingEval + Sync)) -> Outcome {
         println!(
             "{:7} {:9} {:10.2} {:11.2} {:11.2} {:12.2} {label}",
             x.empties, x.positions, x.static_mae, x.static_bias, x.search_mae, x.search_bias
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `eval-mae --move-loss`: the search's move choices against every move's exact value.
+fn move_loss(args: &EvalMaeArgs, picked: &[dataset::Record], eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    if args.reference_depth != 0 {
+        return Err("eval-mae: --move-loss measures against exact values; leave out --reference-depth".to_string());
+    }
+    let mut cache = evalmae::ExactCache::new();
+    let mut cached = Vec::new();
+    if let Some(path) = args.loss_cache.as_ref().filter(|p| p.exists()) {
+        let (records, errors) = dataset::parse(&load::read_text(path)?);
+        report_skipped(path, &errors);
+        for r in records.into_iter().filter(|r| r.label == dataset::Label::Exact) {
+            cache.insert(r.board, r.score as i32);
+            cached.push(r);
+        }
+        eprintln!("eval-mae: {} exact scores from {}", cache.len(), path.display());
+    }
+    let depth = args.depth;
+    let r = evalmae::move_loss(picked, depth, eval, &mut cache, true);
+    if let Some(path) = args.loss_cache.as_ref().filter(|_| !r.solved.is_empty()) {
+        cached.extend(r.solved.iter().copied());
+        load::write(path, evalmae::format_records(&cached))?;
+    }
+    println!(
+        "{} positions at {}-{} empties: depth-{depth} search loses {:.3} discs a move against the best move's exact value, best move in {:.1} %",
+        r.positions,
+        args.min_empties,
+        args.max_empties,
+        r.loss,
+        100.0 * r.best as f64 / r.positions.max(1) as f64
+    );
+    println!("empties positions loss best-move-%");
+    for x in &r.rows {
+        println!(
+            "{:7} {:9} {:6.3} {:11.1}",
+            x.empties,
+            x.positions,
+            x.loss,
+            100.0 * x.best as f64 / x.positions.max(1) as f64
         );
     }
     Ok(ExitCode::SUCCESS)

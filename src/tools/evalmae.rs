@@ -7,7 +7,7 @@
 
 use crate::base::OrderingEval;
 use crate::board::notation::format_position;
-use crate::board::{Color, Position};
+use crate::board::{Board, Color, Position};
 use crate::eval::dataset::{Label, Record};
 use crate::search::endgame::Solver;
 use crate::search::midgame::Searcher;
@@ -174,4 +174,205 @@ pub fn format_records(records: &[Record]) -> String {
         ));
     }
     out
+}
+
+/// How well a fixed-depth search chooses moves: each move's exact value (its child solved)
+/// against the value of the move the search picks. Unlike the MAE above it does not see a bias
+/// shared by all moves — an offset per empties count moves every leaf of a fixed-depth search
+/// alike and changes no choice — so it tells whether a fit plays better, not only whether its
+/// scores are closer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LossRow {
+    pub empties: u32,
+    pub positions: usize,
+    /// Mean of best value − chosen move's value, in discs (≥ 0).
+    pub loss: f64,
+    /// Positions where the chosen move is a best one.
+    pub best: usize,
+}
+
+pub struct LossReport {
+    pub positions: usize,
+    pub loss: f64,
+    pub best: usize,
+    pub rows: Vec<LossRow>,
+    /// Every child solved, with its exact score (side to move's view), for a cache.
+    pub solved: Vec<Record>,
+}
+
+/// Exact scores of positions already solved (a previous run's `LossReport::solved`), so that
+/// fits are compared on the same children without solving them again.
+pub type ExactCache = std::collections::HashMap<Board, i32>;
+
+/// Each legal move's exact value, in the mover's view; children not in `cache` are solved
+/// (ordered by `eval`, which changes the time, not the value) and added to it.
+fn move_values(
+    b: &Board,
+    eval: &dyn OrderingEval,
+    solver: &mut Solver,
+    cache: &mut ExactCache,
+    solved: &mut Vec<Record>,
+    game: u64,
+) -> Vec<(usize, i32)> {
+    let stop = AtomicBool::new(false);
+    let mut out = Vec::new();
+    let mut moves = b.moves();
+    while moves != 0 {
+        let sq = moves.trailing_zeros() as usize;
+        moves &= moves - 1;
+        let Some(child) = b.play(sq) else { continue };
+        let value = match cache.get(&child) {
+            Some(&v) => v,
+            None => {
+                solver.tt.clear();
+                let v = solver.solve_exact_guided(&child, eval, &stop).score;
+                cache.insert(child, v);
+                solved.push(Record {
+                    board: child,
+                    score: v as i8,
+                    label: Label::Exact,
+                    game,
+                    off_line: true,
+                });
+                v
+            }
+        };
+        out.push((sq, -value));
+    }
+    out
+}
+
+/// The move loss of a `depth`-ply search with `eval` on `positions`, against exact values.
+pub fn move_loss(
+    positions: &[Record],
+    depth: u32,
+    eval: &dyn OrderingEval,
+    cache: &mut ExactCache,
+    progress: bool,
+) -> LossReport {
+    let stop = AtomicBool::new(false);
+    let mut solver = Solver::new(64);
+    let mut searcher = Searcher::new(64);
+    let mut rows: std::collections::BTreeMap<u32, LossRow> = std::collections::BTreeMap::new();
+    let (mut total, mut best_count, mut n) = (0.0, 0, 0);
+    let mut solved = Vec::new();
+    for (i, r) in positions.iter().enumerate() {
+        let values = move_values(&r.board, eval, &mut solver, cache, &mut solved, r.game);
+        let Some(best) = values.iter().map(|&(_, v)| v).max() else {
+            continue;
+        };
+        searcher.clear();
+        let chosen = searcher
+            .run(&SearchRequest::fixed_depth(r.board, depth), eval, &stop, &mut |_| {})
+            .best;
+        let Some(chosen) = chosen.and_then(|s| s.index()) else {
+            continue;
+        };
+        let Some(&(_, value)) = values.iter().find(|&&(sq, _)| sq == chosen) else {
+            continue;
+        };
+        let loss = (best - value) as f64;
+        let empties = r.board.empty_count();
+        let row = rows.entry(empties).or_insert(LossRow {
+            empties,
+            ..LossRow::default()
+        });
+        row.positions += 1;
+        row.loss += loss;
+        row.best += usize::from(value == best);
+        total += loss;
+        best_count += usize::from(value == best);
+        n += 1;
+        if progress {
+            eprint!("\reval-mae: move loss {}/{} positions   ", i + 1, positions.len());
+        }
+    }
+    if progress {
+        eprintln!();
+    }
+    let mut rows: Vec<LossRow> = rows.into_values().collect();
+    for x in &mut rows {
+        x.loss /= x.positions.max(1) as f64;
+    }
+    LossReport {
+        positions: n,
+        loss: total / n.max(1) as f64,
+        best: best_count,
+        rows,
+        solved,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn positions(count: usize, empties: u32) -> Vec<Record> {
+        let mut seed = 11u64;
+        (0..count)
+            .map(|_| crate::board::random_game(&mut seed, empties))
+            .filter(|b| b.moves() != 0)
+            .enumerate()
+            .map(|(g, board)| Record {
+                board,
+                score: 0,
+                label: Label::Game,
+                game: g as u64,
+                off_line: false,
+            })
+            .collect()
+    }
+
+    /// A search that sees to the end picks a best move every time, and a 1-ply search loses
+    /// something somewhere; every child is solved once and found in the cache the second time.
+    #[test]
+    fn move_loss_is_zero_for_a_search_to_the_end_and_the_cache_is_reused() {
+        let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
+        let picked = positions(40, 10);
+        let mut cache = ExactCache::new();
+        let deep = move_loss(&picked, 12, &eval, &mut cache, false);
+        assert_eq!(deep.positions, picked.len());
+        assert_eq!(deep.loss, 0.0);
+        assert_eq!(deep.best, picked.len());
+        let children: u32 = picked.iter().map(|r| r.board.moves().count_ones()).sum();
+        assert_eq!(deep.solved.len(), children as usize);
+        let shallow = move_loss(&picked, 1, &eval, &mut cache, false);
+        assert!(shallow.solved.is_empty(), "solved again: {}", shallow.solved.len());
+        assert!(shallow.loss > 0.0 && shallow.best < picked.len());
+        let rows: usize = shallow.rows.iter().map(|x| x.positions).sum();
+        assert_eq!(rows, shallow.positions);
+    }
+
+    /// The loss is the best value minus the chosen move's, read from the cache: a cache that
+    /// says every move but one loses by 64 makes any other choice cost 64 discs.
+    #[test]
+    fn move_loss_reads_the_values_from_the_cache() {
+        let eval = crate::eval::Evaluator::embedded().expect("embedded weights");
+        let picked = positions(1, 30);
+        let b = picked[0].board;
+        let mut stop_searcher = Searcher::new(1);
+        let stop = AtomicBool::new(false);
+        let chosen = stop_searcher
+            .run(&SearchRequest::fixed_depth(b, 2), &eval, &stop, &mut |_| {})
+            .best;
+        let chosen = chosen.and_then(|s| s.index()).expect("a move");
+        let mut cache = ExactCache::new();
+        let mut moves = b.moves();
+        let mut other = None;
+        while moves != 0 {
+            let sq = moves.trailing_zeros() as usize;
+            moves &= moves - 1;
+            let child = b.play(sq).expect("legal");
+            // Child values are the opponent's view: -64 there is +64 for the mover.
+            let best = sq != chosen && other.is_none();
+            if best {
+                other = Some(sq);
+            }
+            cache.insert(child, if best { -64 } else { 0 });
+        }
+        assert!(other.is_some(), "the position needs two moves");
+        let r = move_loss(&picked, 2, &eval, &mut cache, false);
+        assert!(r.solved.is_empty());
+        assert_eq!((r.positions, r.loss, r.best), (1, 64.0, 0));
+    }
 }
