@@ -496,21 +496,25 @@ fn move_loss(args: &EvalMaeArgs, picked: &[dataset::Record], eval: &(dyn Orderin
         return Err("eval-mae: --move-loss measures against exact values; leave out --reference-depth".to_string());
     }
     let mut cache = evalmae::ExactCache::new();
-    let mut cached = Vec::new();
+    // The file as read: the newly solved children are appended to it, so its order is stable.
+    let mut text = String::new();
     if let Some(path) = args.loss_cache.as_ref().filter(|p| p.exists()) {
-        let (records, errors) = dataset::parse(&load::read_text(path)?);
+        text = load::read_text(path)?;
+        let (records, errors) = dataset::parse(&text);
         report_skipped(path, &errors);
-        for r in records.into_iter().filter(|r| r.label == dataset::Label::Exact) {
-            cache.insert(r.board, r.score as i32);
-            cached.push(r);
-        }
+        cache.extend(
+            records
+                .iter()
+                .filter(|r| r.label == dataset::Label::Exact)
+                .map(|r| (r.board, r.score as i32)),
+        );
         eprintln!("eval-mae: {} exact scores from {}", cache.len(), path.display());
     }
     let depth = args.depth;
     let r = evalmae::move_loss(picked, depth, eval, &mut cache, true);
     if let Some(path) = args.loss_cache.as_ref().filter(|_| !r.solved.is_empty()) {
-        cached.extend(r.solved.iter().copied());
-        load::write(path, evalmae::format_records(&cached))?;
+        text.push_str(&evalmae::format_records(&r.solved));
+        load::write(path, text)?;
     }
     println!(
         "{} positions at {}-{} empties: depth-{depth} search loses {:.3} discs a move against the best move's exact value, best move in {:.1} %",

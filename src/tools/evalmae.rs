@@ -6,6 +6,7 @@
 //! records, so later runs (other weights) measure the same set without computing them again.
 
 use crate::base::OrderingEval;
+use crate::board::bits::Squares;
 use crate::board::notation::format_position;
 use crate::board::{Board, Color, Position};
 use crate::eval::dataset::{Label, Record};
@@ -205,27 +206,24 @@ pub struct LossReport {
 pub type ExactCache = std::collections::HashMap<Board, i32>;
 
 /// Each legal move's exact value, in the mover's view; children not in `cache` are solved
-/// (ordered by `eval`, which changes the time, not the value) and added to it.
+/// (ordered by `eval`, which changes the time, not the value) and added to it and to `solved`.
 fn move_values(
     b: &Board,
     eval: &dyn OrderingEval,
     solver: &mut Solver,
+    stop: &AtomicBool,
     cache: &mut ExactCache,
     solved: &mut Vec<Record>,
     game: u64,
 ) -> Vec<(usize, i32)> {
-    let stop = AtomicBool::new(false);
     let mut out = Vec::new();
-    let mut moves = b.moves();
-    while moves != 0 {
-        let sq = moves.trailing_zeros() as usize;
-        moves &= moves - 1;
+    for sq in Squares(b.moves()) {
         let Some(child) = b.play(sq) else { continue };
         let value = match cache.get(&child) {
             Some(&v) => v,
             None => {
                 solver.tt.clear();
-                let v = solver.solve_exact_guided(&child, eval, &stop).score;
+                let v = solver.solve_exact_guided(&child, eval, stop).score;
                 cache.insert(child, v);
                 solved.push(Record {
                     board: child,
@@ -254,10 +252,9 @@ pub fn move_loss(
     let mut solver = Solver::new(64);
     let mut searcher = Searcher::new(64);
     let mut rows: std::collections::BTreeMap<u32, LossRow> = std::collections::BTreeMap::new();
-    let (mut total, mut best_count, mut n) = (0.0, 0, 0);
     let mut solved = Vec::new();
     for (i, r) in positions.iter().enumerate() {
-        let values = move_values(&r.board, eval, &mut solver, cache, &mut solved, r.game);
+        let values = move_values(&r.board, eval, &mut solver, &stop, cache, &mut solved, r.game);
         let Some(best) = values.iter().map(|&(_, v)| v).max() else {
             continue;
         };
@@ -280,9 +277,6 @@ pub fn move_loss(
         row.positions += 1;
         row.loss += loss;
         row.best += usize::from(value == best);
-        total += loss;
-        best_count += usize::from(value == best);
-        n += 1;
         if progress {
             eprint!("\reval-mae: move loss {}/{} positions   ", i + 1, positions.len());
         }
@@ -290,15 +284,21 @@ pub fn move_loss(
     if progress {
         eprintln!();
     }
-    let mut rows: Vec<LossRow> = rows.into_values().collect();
-    for x in &mut rows {
-        x.loss /= x.positions.max(1) as f64;
-    }
+    let rows: Vec<LossRow> = rows.into_values().collect();
+    let n: usize = rows.iter().map(|x| x.positions).sum();
+    let total: f64 = rows.iter().map(|x| x.loss).sum();
+    let best = rows.iter().map(|x| x.best).sum();
     LossReport {
         positions: n,
         loss: total / n.max(1) as f64,
-        best: best_count,
-        rows,
+        best,
+        rows: rows
+            .into_iter()
+            .map(|x| LossRow {
+                loss: x.loss / x.positions.max(1) as f64,
+                ..x
+            })
+            .collect(),
         solved,
     }
 }
@@ -357,11 +357,8 @@ mod tests {
             .best;
         let chosen = chosen.and_then(|s| s.index()).expect("a move");
         let mut cache = ExactCache::new();
-        let mut moves = b.moves();
         let mut other = None;
-        while moves != 0 {
-            let sq = moves.trailing_zeros() as usize;
-            moves &= moves - 1;
+        for sq in Squares(b.moves()) {
             let child = b.play(sq).expect("legal");
             // Child values are the opponent's view: -64 there is +64 for the mover.
             let best = sq != chosen && other.is_none();
