@@ -56,13 +56,75 @@ fn oxello_against_itself_over_gtp() {
     );
 }
 
+/// A fake engine: `sh` running `script`, written under the temp dir as `tag`. Returns the
+/// command line.
+fn fake_engine(tag: &str, script: &str) -> String {
+    let path = std::env::temp_dir().join(format!("oxello-fake-{tag}-{}.sh", std::process::id()));
+    std::fs::write(&path, script).expect("script written");
+    format!("sh {}", path.to_str().expect("utf-8"))
+}
+
+/// A GTP engine that answers everything until its first `genmove`, and then `action`.
+fn gtp_engine_that(tag: &str, action: &str) -> String {
+    let script = format!(
+        "while read -r line; do\n  case \"$line\" in\n    genmove*) {action} ;;\n    *) printf '=\\n\\n' ;;\n  esac\ndone\n"
+    );
+    fake_engine(tag, &script)
+}
+
 #[test]
 fn crashing_and_silent_engines_forfeit() {
     let ggf = std::env::temp_dir().join(format!("oxello-match-bad-{}.ggf", std::process::id()));
     let g = ggf.to_str().expect("utf-8");
     let a = format!("{} gtp --level 1", bin());
-    // `true` exits at once (a crash); `sleep 30` never answers (a time-out).
-    for bad in ["true", "sleep 30"] {
+    // Both take the game's start; at their first move one dies (saying why on stderr) and one
+    // never answers (a time-out).
+    let dies = gtp_engine_that("dies", "echo 'out of memory' >&2; exit 3");
+    let hangs = gtp_engine_that("hangs", "exec sleep 30");
+    for (bad, why) in [
+        (dies, "B crashed; its stderr ended: out of memory"),
+        (hangs, "B timed out on 'genmove"),
+    ] {
+        let t0 = std::time::Instant::now();
+        let (code, out, err) = run(&[
+            "match",
+            "--engine-a",
+            &a,
+            "--engine-b",
+            &bad,
+            "--count",
+            "1",
+            "--timeout",
+            "1",
+            "--ggf",
+            g,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("+2 =0 -0"), "{bad}: {out}");
+        assert!(out.contains(&format!("forfeit: game 1: {why}")), "{bad}: {out}");
+        assert!(out.contains(&format!("forfeit: game 2: {why}")), "{bad}: {out}");
+        assert!(t0.elapsed() < std::time::Duration::from_secs(20));
+    }
+}
+
+/// An engine that cannot take its first game (it exits at once, as one given a bad option
+/// does, or never answers) would forfeit every game in seconds: the match stops instead, with
+/// the reason, and writes no game.
+#[test]
+fn an_engine_that_cannot_start_stops_the_match() {
+    let ggf = std::env::temp_dir().join(format!("oxello-match-nostart-{}.ggf", std::process::id()));
+    let g = ggf.to_str().expect("utf-8");
+    let a = format!("{} gtp --level 1", bin());
+    let missing = format!("{} --params /nonexistent-oxello-params gtp", bin());
+    for (bad, why) in [
+        (
+            missing.as_str(),
+            "B crashed; its stderr ended: oxello: /nonexistent-oxello-params/eval.bin: cannot read",
+        ),
+        ("true", "B crashed"),
+        ("sleep 30", "B timed out on 'boardsize 8'"),
+    ] {
+        let _ = std::fs::remove_file(&ggf);
         let t0 = std::time::Instant::now();
         let (code, out, err) = run(&[
             "match",
@@ -71,16 +133,23 @@ fn crashing_and_silent_engines_forfeit() {
             "--engine-b",
             bad,
             "--count",
-            "1",
+            "3",
             "--timeout",
             "1",
             "--ggf",
             g,
-            "--json",
         ]);
-        assert_eq!(code, 0, "{err}");
-        assert!(out.contains("\"wins\":2") && out.contains("\"forfeits\":2"), "{bad}: {out}");
-        assert!(t0.elapsed() < std::time::Duration::from_secs(20));
+        assert_ne!(code, 0, "{bad}: {out}");
+        assert!(
+            err.contains(&format!("the first game could not start: {why}")),
+            "{bad}: {err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&ggf).unwrap_or_default(),
+            "",
+            "{bad}: no game written"
+        );
+        assert!(t0.elapsed() < std::time::Duration::from_secs(10));
     }
 }
 
@@ -215,18 +284,26 @@ fn clocked_games_stay_within_the_clock() {
     }
 }
 
-/// An NBoard engine that dies at once (`true`) forfeits, and the report names it.
+/// An NBoard engine that takes the game but dies at its first `go` forfeits, and the report
+/// names it.
 #[test]
 fn a_crashing_nboard_engine_forfeits() {
     let ggf = std::env::temp_dir().join(format!("oxello-match-mute-{}.ggf", std::process::id()));
     let g = ggf.to_str().expect("utf-8");
     let a = format!("nboard:{} nboard --level 1", bin());
+    let b = format!(
+        "nboard:{}",
+        fake_engine(
+            "nboard-dies",
+            "while read -r cmd arg rest; do\n  case \"$cmd\" in\n    ping) echo \"pong $arg\" ;;\n    go) exit 3 ;;\n  esac\ndone\n"
+        )
+    );
     let (code, out, _) = run(&[
         "match",
         "--engine-a",
         &a,
         "--engine-b",
-        "nboard:true",
+        &b,
         "--count",
         "1",
         "--timeout",

@@ -64,6 +64,8 @@ pub struct Outcome {
     pub black_minus_white: i32,
     /// Set when a side lost by an illegal move, a crash, a time-out or its clock.
     pub forfeit: Option<String>,
+    /// Whether both engines took the game's start (board, clock, opening moves).
+    pub started: bool,
     pub game: Game,
 }
 
@@ -111,13 +113,16 @@ fn play_game(
     let forfeit = |game: Game, loser: Color, why: String| Outcome {
         black_minus_white: if loser == Color::Black { -64 } else { 64 },
         forfeit: Some(why),
+        started: true,
         game,
     };
-    if let Err(why) = black.start(&game, clock, timeout) {
-        return forfeit(game, Color::Black, why);
-    }
-    if let Err(why) = white.start(&game, clock, timeout) {
-        return forfeit(game, Color::White, why);
+    for (player, colour) in [(&mut *black, Color::Black), (&mut *white, Color::White)] {
+        if let Err(why) = player.start(&game, clock, timeout) {
+            return Outcome {
+                started: false,
+                ..forfeit(game, colour, why)
+            };
+        }
     }
     let mut left = [clock, clock];
     while !game.is_over() {
@@ -166,6 +171,7 @@ fn play_game(
     Outcome {
         black_minus_white: game.final_score(),
         forfeit: None,
+        started: true,
         game,
     }
 }
@@ -282,6 +288,12 @@ pub fn run(
                     let mut b = spawn("B", engine_b)?;
                     let (black, white) = if a_black { (&mut a, &mut b) } else { (&mut b, &mut a) };
                     let out = play_game(black.as_mut(), white.as_mut(), opening, opts.timeout, opts.clock);
+                    // An engine that cannot take its first game (a bad option, a missing file)
+                    // would forfeit every game in seconds: stop with its reason instead.
+                    if !out.started && k == previous.len() {
+                        let why = out.forfeit.unwrap_or_default();
+                        return Err(format!("the first game could not start: {why}"));
+                    }
                     let mut record = GgfGame::new(out.game.clone());
                     record.place = Some("oxello match".into());
                     record.black_name = Some(if a_black { "A" } else { "B" }.into());

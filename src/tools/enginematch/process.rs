@@ -2,15 +2,30 @@
 //! read can block the runner past a deadline, whatever the engine does.
 
 use crossbeam_channel::{Receiver, RecvTimeoutError};
+use parking_lot::Mutex;
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+/// Lines of an engine's stderr kept for the message when it crashes (an engine that cannot
+/// start usually says why there, and the last lines are the ones that name it).
+const STDERR_KEPT: usize = 3;
+
+/// The tail of an engine's stderr, and whether the engine has closed it.
+#[derive(Default)]
+struct StderrTail {
+    lines: VecDeque<String>,
+    closed: bool,
+}
 
 pub struct Process {
     pub name: String,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    stderr: Arc<Mutex<StderrTail>>,
 }
 
 impl Process {
@@ -22,11 +37,26 @@ impl Process {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| format!("cannot start '{prog}': {e}"))?;
         let stdin = child.stdin.take().ok_or_else(|| format!("{name}: no stdin"))?;
         let stdout = child.stdout.take().ok_or_else(|| format!("{name}: no stdout"))?;
+        let errout = child.stderr.take().ok_or_else(|| format!("{name}: no stderr"))?;
+        // Always read stderr, so a chatty engine never blocks on a full pipe.
+        let stderr = Arc::new(Mutex::new(StderrTail::default()));
+        let tail = Arc::clone(&stderr);
+        std::thread::spawn(move || {
+            for line in BufReader::new(errout).lines() {
+                let Ok(l) = line else { break };
+                let mut t = tail.lock();
+                if t.lines.len() == STDERR_KEPT {
+                    t.lines.pop_front();
+                }
+                t.lines.push_back(l);
+            }
+            tail.lock().closed = true;
+        });
         let (tx, lines) = crossbeam_channel::unbounded();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -41,13 +71,30 @@ impl Process {
             child,
             stdin,
             lines,
+            stderr,
         })
+    }
+
+    /// "NAME crashed", with the last lines the engine wrote to stderr. Its stdout is closed,
+    /// so stderr closes at about the same time: wait briefly for its last lines.
+    fn crashed(&self) -> String {
+        let deadline = Instant::now() + Duration::from_millis(200);
+        while !self.stderr.lock().closed && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let tail = self.stderr.lock();
+        let said: Vec<&str> = tail.lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()).collect();
+        if said.is_empty() {
+            format!("{} crashed", self.name)
+        } else {
+            format!("{} crashed; its stderr ended: {}", self.name, said.join(" / "))
+        }
     }
 
     pub fn send(&mut self, line: &str) -> Result<(), String> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|_| format!("{} crashed", self.name))
+            .map_err(|_| self.crashed())
     }
 
     /// The next output line (trimmed), or why none came before `deadline`; `waiting_for`
@@ -56,7 +103,7 @@ impl Process {
         match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(l) => Ok(l.trim().to_string()),
             Err(RecvTimeoutError::Timeout) => Err(format!("{} timed out on '{waiting_for}'", self.name)),
-            Err(RecvTimeoutError::Disconnected) => Err(format!("{} crashed", self.name)),
+            Err(RecvTimeoutError::Disconnected) => Err(self.crashed()),
         }
     }
 
