@@ -79,10 +79,11 @@ fn crashing_and_silent_engines_forfeit() {
     let a = format!("{} gtp --level 1", bin());
     // Both take the game's start; at their first move one dies (saying why on stderr) and one
     // never answers (a time-out).
-    let dies = gtp_engine_that("dies", "echo 'out of memory' >&2; exit 3");
+    // Bytes that are not UTF-8 on stderr must not stop its reading.
+    let dies = gtp_engine_that("dies", "printf '\\377\\376\\n' >&2; echo 'out of memory' >&2; exit 3");
     let hangs = gtp_engine_that("hangs", "exec sleep 30");
     for (bad, why) in [
-        (dies, "B crashed; its stderr ended: out of memory"),
+        (dies, "B crashed; its stderr ended: \u{fffd}\u{fffd} / out of memory"),
         (hangs, "B timed out on 'genmove"),
     ] {
         let t0 = std::time::Instant::now();

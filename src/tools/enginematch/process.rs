@@ -47,8 +47,12 @@ impl Process {
         let stderr = Arc::new(Mutex::new(StderrTail::default()));
         let tail = Arc::clone(&stderr);
         std::thread::spawn(move || {
-            for line in BufReader::new(errout).lines() {
-                let Ok(l) = line else { break };
+            // Bytes, not `lines()`: text that is not UTF-8 must not stop the reading.
+            let mut reader = BufReader::new(errout);
+            let mut buf = Vec::new();
+            while reader.read_until(b'\n', &mut buf).is_ok_and(|n| n > 0) {
+                let l = String::from_utf8_lossy(&buf).trim_end().to_string();
+                buf.clear();
                 let mut t = tail.lock();
                 if t.lines.len() == STDERR_KEPT {
                     t.lines.pop_front();
