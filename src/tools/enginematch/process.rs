@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 /// Lines of an engine's stderr kept for the message when it crashes (an engine that cannot
 /// start usually says why there, and the last lines are the ones that name it).
 const STDERR_KEPT: usize = 3;
+const STDERR_LINE_CHARS: usize = 300;
 
 /// The tail of an engine's stderr, and whether the engine has closed it.
 #[derive(Default)]
@@ -51,7 +52,12 @@ impl Process {
             let mut reader = BufReader::new(errout);
             let mut buf = Vec::new();
             while reader.read_until(b'\n', &mut buf).is_ok_and(|n| n > 0) {
-                let l = String::from_utf8_lossy(&buf).trim_end().to_string();
+                // A line is kept to its first STDERR_LINE_CHARS characters: a message, not a dump.
+                let l: String = String::from_utf8_lossy(&buf)
+                    .trim_end()
+                    .chars()
+                    .take(STDERR_LINE_CHARS)
+                    .collect();
                 buf.clear();
                 let mut t = tail.lock();
                 if t.lines.len() == STDERR_KEPT {
