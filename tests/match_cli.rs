@@ -10,6 +10,13 @@ fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_oxello")
 }
 
+/// A GGF path under the temp dir for the test `tag`, and the same as text.
+fn temp_ggf(tag: &str) -> (std::path::PathBuf, String) {
+    let ggf = std::env::temp_dir().join(format!("oxello-match-{tag}-{}.ggf", std::process::id()));
+    let g = ggf.to_str().expect("utf-8").to_string();
+    (ggf, g)
+}
+
 /// A number field of the match's one-line JSON report.
 fn json_number(out: &str, key: &str) -> Option<f64> {
     out.split(&format!("\"{key}\":"))
@@ -21,8 +28,8 @@ fn json_number(out: &str, key: &str) -> Option<f64> {
 /// Plays `count` openings (2 games each) between `a` and `b`; asserts a clean run (no forfeit)
 /// and that every game was written as a finished GGF game. Returns the GGF lines.
 fn clean_match(tag: &str, a: &str, b: &str, count: usize) -> Vec<String> {
-    let ggf = std::env::temp_dir().join(format!("oxello-match-{tag}-{}.ggf", std::process::id()));
-    let g = ggf.to_str().expect("utf-8");
+    let (ggf, g) = temp_ggf(tag);
+    let g = g.as_str();
     let n = count.to_string();
     let (code, out, err) = run(&["match", "--engine-a", a, "--engine-b", b, "--count", &n, "--ggf", g, "--json"]);
     assert_eq!(code, 0, "{err}");
@@ -74,8 +81,8 @@ fn gtp_engine_that(tag: &str, action: &str) -> String {
 
 #[test]
 fn crashing_and_silent_engines_forfeit() {
-    let ggf = std::env::temp_dir().join(format!("oxello-match-bad-{}.ggf", std::process::id()));
-    let g = ggf.to_str().expect("utf-8");
+    let (_, g) = temp_ggf("bad");
+    let g = g.as_str();
     let a = format!("{} gtp --level 1", bin());
     // Both take the game's start; at their first move one dies (saying why on stderr) and one
     // never answers (a time-out).
@@ -113,8 +120,8 @@ fn crashing_and_silent_engines_forfeit() {
 /// the reason, and writes no game.
 #[test]
 fn an_engine_that_cannot_start_stops_the_match() {
-    let ggf = std::env::temp_dir().join(format!("oxello-match-nostart-{}.ggf", std::process::id()));
-    let g = ggf.to_str().expect("utf-8");
+    let (ggf, g) = temp_ggf("nostart");
+    let g = g.as_str();
     let a = format!("{} gtp --level 1", bin());
     let missing = format!("{} --params /nonexistent-oxello-params gtp", bin());
     for (bad, why) in [
@@ -224,8 +231,8 @@ fn nboard_engines_get_the_depth() {
 /// reports its verdict; bad bounds are a clear error.
 #[test]
 fn sprt_stops_a_decisive_match_early() {
-    let ggf = std::env::temp_dir().join(format!("oxello-match-sprt-{}.ggf", std::process::id()));
-    let g = ggf.to_str().expect("utf-8");
+    let (_, g) = temp_ggf("sprt");
+    let g = g.as_str();
     let (a, b) = (format!("{} gtp --level 4", bin()), format!("{} gtp --level 1", bin()));
     let (code, out, err) = run(&[
         "match",
@@ -254,8 +261,8 @@ fn sprt_stops_a_decisive_match_early() {
 /// finish every game without losing on time, and the GGF records the clock and move times.
 #[test]
 fn clocked_games_stay_within_the_clock() {
-    let ggf = std::env::temp_dir().join(format!("oxello-match-clock-{}.ggf", std::process::id()));
-    let g = ggf.to_str().expect("utf-8");
+    let (ggf, g) = temp_ggf("clock");
+    let g = g.as_str();
     let a = format!("nboard:{} nboard --level 30 --threads 1", bin());
     let b = format!("gtp:{} gtp --level 30 --threads 1", bin());
     let (code, out, err) = run(&[
@@ -289,8 +296,8 @@ fn clocked_games_stay_within_the_clock() {
 /// names it.
 #[test]
 fn a_crashing_nboard_engine_forfeits() {
-    let ggf = std::env::temp_dir().join(format!("oxello-match-mute-{}.ggf", std::process::id()));
-    let g = ggf.to_str().expect("utf-8");
+    let (_, g) = temp_ggf("mute");
+    let g = g.as_str();
     let a = format!("nboard:{} nboard --level 1", bin());
     let b = format!(
         "nboard:{}",
@@ -320,8 +327,8 @@ fn a_crashing_nboard_engine_forfeits() {
 /// a torn last line is cut off, and games that are not this match's are refused.
 #[test]
 fn a_stopped_match_resumes() {
-    let ggf = std::env::temp_dir().join(format!("oxello-match-resume-{}.ggf", std::process::id()));
-    let g = ggf.to_str().expect("utf-8");
+    let (ggf, g) = temp_ggf("resume");
+    let g = g.as_str();
     let (a, b) = (format!("{} gtp --level 2", bin()), format!("{} gtp --level 1", bin()));
     let args = |extra: &[&'static str]| {
         let mut v = vec![
