@@ -28,8 +28,9 @@ mod common;
 use common::setting;
 
 const GROUPS: usize = N_SHAPES + 4;
-/// Inputs: the group sums and the empties within the stage.
-const INPUTS: usize = GROUPS + 1;
+/// Inputs: the group sums, the empties within the stage, then (with `BOARD=1`) each square's
+/// disc for each side (zeros otherwise).
+const INPUTS: usize = GROUPS + 1 + 128;
 /// Group sums are a few discs; this brings them near unit size for the optimiser.
 const INPUT_SCALE: f32 = 1.0 / 8.0;
 
@@ -47,7 +48,7 @@ struct Sample {
     target: f32,
 }
 
-fn sample(w: &[f32], b: &Board, score: f32, bmi2: bool, stage: usize) -> Sample {
+fn sample(w: &[f32], b: &Board, score: f32, bmi2: bool, stage: usize, board: bool) -> Sample {
     let mut x = [0f32; INPUTS];
     for (term, i) in eval::features(b, bmi2).iter().enumerate() {
         x[group_of(term)] += w[*i as usize];
@@ -57,6 +58,12 @@ fn sample(w: &[f32], b: &Board, score: f32, bmi2: bool, stage: usize) -> Sample 
     }
     let centre = (stage as u32 * eval::STAGE_WIDTH) as f32 + (eval::STAGE_WIDTH as f32 - 1.0) / 2.0;
     x[GROUPS] = (b.empty_count() as f32 - centre) / 3.0;
+    if board {
+        for sq in 0..64 {
+            x[GROUPS + 1 + sq] = (b.player >> sq & 1) as f32;
+            x[GROUPS + 1 + 64 + sq] = (b.opponent >> sq & 1) as f32;
+        }
+    }
     Sample { x, target: score }
 }
 
@@ -203,15 +210,17 @@ fn main() -> Result<(), String> {
     }
     let mut seed = u64::from(setting("SEED", 1)) | 1 << 32;
     let line_only = setting("LINE_ONLY", 0) != 0;
+    let board = setting("BOARD", 0) != 0;
     let evaluator = Evaluator::embedded().map_err(|e| e.to_string())?;
     let corpus = Corpus::load(&paths).map_err(|e| e.to_string())?;
     let records = corpus.records(LabelPolicy::DeepFrom(21), 1.0);
     drop(corpus);
     let bmi2 = eval::has_bmi2();
     println!(
-        "{} records; shipped weights; labels deep-from-21; {}",
+        "{} records; shipped weights; labels deep-from-21; {}; {}",
         records.len(),
-        if line_only { "game lines only" } else { "lines and siblings" }
+        if line_only { "game lines only" } else { "lines and siblings" },
+        if board { "group sums and the squares" } else { "group sums" }
     );
     println!("| stage (empties) | train / held out | shipped | gains | network ({hidden} ReLU) |");
     println!("|---|---|---|---|---|");
@@ -223,7 +232,7 @@ fn main() -> Result<(), String> {
         let (mut train, mut hold) = (Vec::new(), Vec::new());
         let mut k = 0usize;
         for r in records.iter().filter(own) {
-            let s = sample(&w, &r.board, f32::from(r.score), bmi2, st);
+            let s = sample(&w, &r.board, f32::from(r.score), bmi2, st, board);
             if r.game % 10 == 9 {
                 hold.push(s);
             } else {
