@@ -22,6 +22,7 @@ use oxello::corpus::LabelPolicy;
 use oxello::corpus::store::Corpus;
 use oxello::eval::patterns::{INSTANCES, N_SHAPES};
 use oxello::eval::{self, Evaluator, TERMS};
+use oxello::rng::SplitMix;
 use std::path::PathBuf;
 
 mod common;
@@ -75,7 +76,7 @@ struct Model {
 }
 
 impl Model {
-    fn new(hidden: usize, seed: &mut u64) -> Model {
+    fn new(hidden: usize, seed: &mut SplitMix) -> Model {
         let n = 1 + INPUTS + hidden * INPUTS + 2 * hidden;
         let mut p = vec![0f32; n];
         // Gains start at 1/INPUT_SCALE for the group sums: the model starts as the stage itself.
@@ -133,17 +134,14 @@ impl Model {
     }
 }
 
-/// Uniform in [0, 1) (xorshift).
-fn next(seed: &mut u64) -> f32 {
-    *seed ^= *seed << 13;
-    *seed ^= *seed >> 7;
-    *seed ^= *seed << 17;
-    (*seed >> 40) as f32 / (1u64 << 24) as f32
+/// Uniform in [0, 1).
+fn next(seed: &mut SplitMix) -> f32 {
+    (seed.next_u64() >> 40) as f32 / (1u64 << 24) as f32
 }
 
 /// Adam on the squared error, mini-batches of 256, the held-out error after each epoch; returns
 /// the best held-out MAE seen.
-fn fit(model: &mut Model, train: &[Sample], hold: &[Sample], epochs: u32, seed: &mut u64) -> f64 {
+fn fit(model: &mut Model, train: &[Sample], hold: &[Sample], epochs: u32, seed: &mut SplitMix) -> f64 {
     let n = model.p.len();
     let (mut m, mut v, mut g) = (vec![0f32; n], vec![0f32; n], vec![0f32; n]);
     let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
@@ -153,7 +151,7 @@ fn fit(model: &mut Model, train: &[Sample], hold: &[Sample], epochs: u32, seed: 
     for epoch in 0..epochs {
         // Shuffle, and a learning rate that halves over the last epochs.
         for i in (1..order.len()).rev() {
-            order.swap(i, (next(seed) * (i + 1) as f32) as usize % (i + 1));
+            order.swap(i, seed.below(i as u64 + 1) as usize);
         }
         let lr = 2e-3 * if epoch + 3 > epochs { 0.3 } else { 1.0 };
         for batch in order.chunks(256) {
@@ -208,7 +206,7 @@ fn main() -> Result<(), String> {
     if hidden > 64 {
         return Err("HIDDEN: at most 64".into());
     }
-    let mut seed = u64::from(setting("SEED", 1)) | 1 << 32;
+    let mut seed = SplitMix(u64::from(setting("SEED", 1)));
     let line_only = setting("LINE_ONLY", 0) != 0;
     let board = setting("BOARD", 0) != 0;
     let evaluator = Evaluator::embedded().map_err(|e| e.to_string())?;

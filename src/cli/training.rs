@@ -138,6 +138,14 @@ pub struct TrainArgs {
     /// that (held-out figures include the siblings' offset)
     #[arg(long)]
     off_line_offset: bool,
+    /// Training positions whose label is beyond ± this many discs count `--lopsided-weight`
+    /// times (held-out ones are not reweighted): games with blunders fill the corpus with
+    /// lopsided positions, which pull a linear stage away from the balanced ones
+    #[arg(long, value_name = "DISCS")]
+    lopsided_beyond: Option<f32>,
+    /// The weight of the positions `--lopsided-beyond` selects (0: left out)
+    #[arg(long, default_value_t = 1.0)]
+    lopsided_weight: f32,
 }
 
 #[derive(clap::Args)]
@@ -409,6 +417,12 @@ fn train(args: &TrainArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) 
     if !(args.fraction > 0.0 && args.fraction <= 1.0) {
         return Err(format!("--fraction {}: must be in (0, 1]", args.fraction));
     }
+    if let Some(d) = args.lopsided_beyond.filter(|d| d.is_nan() || *d < 0.0) {
+        return Err(format!("--lopsided-beyond {d}: must be a number of discs >= 0"));
+    }
+    if !(0.0..=1e6).contains(&args.lopsided_weight) {
+        return Err(format!("--lopsided-weight {}: must be in 0..=1e6", args.lopsided_weight));
+    }
     let init = if args.warm_start {
         Some(Evaluator::load_or_embedded(globals.params.as_deref()).map_err(|e| e.to_string())?)
     } else {
@@ -426,6 +440,7 @@ fn train(args: &TrainArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) 
         stages: args.stages.clone(),
         fraction: args.fraction,
         off_line_offset: args.off_line_offset,
+        lopsided: (args.lopsided_beyond.unwrap_or(f32::INFINITY), args.lopsided_weight),
     };
     let policy = args.labels;
     let records = read_records_as(&args.data, "train", policy, args.sibling_share)?;

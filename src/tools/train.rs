@@ -45,6 +45,12 @@ pub struct TrainOptions {
     /// evaluation's own offset there takes on their mean and overrates every position a
     /// search meets by 3-4 discs (docs/training.md, twenty-third session).
     pub off_line_offset: bool,
+    /// Training records whose label is beyond ± the first value (discs) count the second
+    /// value times (1: all alike). Games with blunders and drifting shallow games fill the
+    /// corpus with lopsided positions; a linear stage fitted to them as much as to the
+    /// balanced ones games are decided on drifts away from the latter (docs/training.md,
+    /// twenty-sixth and twenty-seventh sessions). Held-out records are not reweighted.
+    pub lopsided: (f32, f32),
 }
 
 /// The fit's weights of a stage: the evaluation's, then the off-line offsets by empties.
@@ -160,6 +166,8 @@ struct Sample {
     target: f32,
     /// The record belongs to this stage (not borrowed from a neighbour).
     own: bool,
+    /// The record's weight in the fit before the Huber rounds (`TrainOptions::lopsided`).
+    prior: f32,
 }
 
 impl Sample {
@@ -264,7 +272,7 @@ fn cg(train: &[Sample], c: &[f32], hold: &[Sample], w: &mut [f32], iterations: u
 fn train_stage(stage: usize, train: &[Sample], hold: &[Sample], opts: &TrainOptions) -> (Vec<f32>, StageReport) {
     let lambda = opts.ridge as f64;
     let mut w = vec![0f32; FIT_WEIGHTS];
-    let mut c = vec![1f32; train.len()];
+    let mut c: Vec<f32> = train.iter().map(|s| s.prior).collect();
     let start_mae = mae(&w, hold);
     let mut best = Best {
         mae: start_mae,
@@ -277,7 +285,7 @@ fn train_stage(stage: usize, train: &[Sample], hold: &[Sample], opts: &TrainOpti
         for _ in 0..opts.huber_rounds {
             w.copy_from_slice(&best.weights);
             for (s, cs) in train.iter().zip(c.iter_mut()) {
-                *cs = opts.huber / (predict(&w, s) - s.target).abs().max(opts.huber);
+                *cs = s.prior * opts.huber / (predict(&w, s) - s.target).abs().max(opts.huber);
             }
             cg(train, &c, hold, &mut w, opts.iterations / 2, lambda, &mut best);
         }
@@ -355,6 +363,11 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
                 },
                 target: label(r),
                 own: k == st,
+                prior: if !held_out && label(r).abs() > opts.lopsided.0 {
+                    opts.lopsided.1
+                } else {
+                    1.0
+                },
             };
             sample.target -= predict(&start[k], &sample);
             if held_out { &mut slot.1 } else { &mut slot.0 }.push(sample);
@@ -447,7 +460,32 @@ mod tests {
             stages: None,
             fraction: 1.0,
             off_line_offset: false,
+            lopsided: (f32::INFINITY, 1.0),
         }
+    }
+
+    /// Lopsided training records at weight 0 leave the fit as if they were not there, and the
+    /// held-out ones still count; at weight 1 the option changes nothing.
+    #[test]
+    fn lopsided_records_weigh_what_they_are_told() {
+        let data = crate::tools::random_solved(1500, 12, 99);
+        let beyond = 24.0;
+        let fit = |records: &[Record], lopsided| {
+            let opts = TrainOptions { lopsided, ..options() };
+            train(records, &opts, false)
+        };
+        let lopsided = |r: &Record| r.game % 10 != 9 && (r.score as f32).abs() > beyond;
+        let n = data.iter().filter(|r| lopsided(r)).count();
+        assert!(n > 100 && n * 2 < data.len(), "{n} lopsided of {}", data.len());
+        let kept: Vec<Record> = data.iter().filter(|r| !lopsided(r)).cloned().collect();
+        let (dropped, dropped_rep) = fit(&kept, (f32::INFINITY, 1.0));
+        let (zero, zero_rep) = fit(&data, (beyond, 0.0));
+        assert_eq!(zero.stage_weights(2), dropped.stage_weights(2));
+        assert_eq!(zero_rep[2].holdout, dropped_rep[2].holdout);
+        let (plain, _) = fit(&data, (f32::INFINITY, 1.0));
+        let (one, _) = fit(&data, (beyond, 1.0));
+        assert_eq!(plain.stage_weights(2), one.stage_weights(2));
+        assert_ne!(plain.stage_weights(2), zero.stage_weights(2));
     }
 
     #[test]
