@@ -107,6 +107,7 @@ pub fn clock_level(budget: Budget, empties: u32, levels: &Levels) -> Level {
         wld_empties: wld,
         probable_empties: base.probable_empties.map(|p| p.max(wld)),
         opening: None,
+        late: None,
         ..base
     }
 }
@@ -138,7 +139,7 @@ impl SearchThinker {
             wld_empties: level.wld_empties,
             probable_empties: level.probable_empties,
             driver: Driver::Pvs,
-            pruning: Pruning::from_percent(level.selectivity),
+            pruning: Pruning::from_percent(level.selectivity_at(board.empty_count())),
             threads: self.threads,
             draw: 0,
         }
@@ -163,7 +164,7 @@ impl SearchThinker {
                         score: self.eval.evaluate(&child).clamp(-64, 64),
                         kind: DepthKind::Midgame {
                             depth: 0,
-                            percent: level.selectivity,
+                            percent: level.selectivity_at(child.empty_count()),
                         },
                         nodes: 1,
                         time: start.elapsed(),

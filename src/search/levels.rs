@@ -19,14 +19,28 @@ pub struct Level {
     /// instead of `depth` (the opening's evaluation is the least accurate, a ply there buys
     /// less than one later).
     pub opening: Option<(u32, u32)>,
+    /// (depth, selectivity, empties): positions with at most that many empties (and more than
+    /// the solves) are searched to that depth at that selectivity instead. Near the solves a
+    /// midgame search is cheap (its leaves are a few empties from the end) and its pruning
+    /// errors are the ones a game is decided on.
+    pub late: Option<(u32, u32, u32)>,
 }
 
 impl Level {
     /// The midgame depth for a position with `empties` empty squares.
     pub fn depth_at(&self, empties: u32) -> u32 {
-        match self.opening {
-            Some((depth, from)) if empties >= from => depth,
+        match (self.opening, self.late) {
+            (Some((depth, from)), _) if empties >= from => depth,
+            (_, Some((depth, _, to))) if empties <= to => depth,
             _ => self.depth,
+        }
+    }
+
+    /// The Multi-ProbCut confidence for a position with `empties` empty squares.
+    pub fn selectivity_at(&self, empties: u32) -> u32 {
+        match self.late {
+            Some((_, selectivity, to)) if empties <= to && self.opening.is_none_or(|(_, from)| empties < from) => selectivity,
+            _ => self.selectivity,
         }
     }
 }
@@ -91,16 +105,32 @@ impl Levels {
             let nums = nums.map_err(|e| err(i + 1, format!("not a number: {e}")))?;
             // The three probable-solve columns are optional (none when left out), and so are
             // the opening's depth and the empties from which it applies after them.
-            let (level, depth, exact, wld, selectivity, probable, opening) = match nums[..] {
-                [level, depth, exact, wld, selectivity] => (level, depth, exact, wld, selectivity, [wld; 3], None),
+            let (level, depth, exact, wld, selectivity, probable, opening, late) = match nums[..] {
+                [level, depth, exact, wld, selectivity] => (level, depth, exact, wld, selectivity, [wld; 3], None, None),
                 [level, depth, exact, wld, selectivity, p95, p80, p50] => {
-                    (level, depth, exact, wld, selectivity, [p95, p80, p50], None)
+                    (level, depth, exact, wld, selectivity, [p95, p80, p50], None, None)
                 }
                 [level, depth, exact, wld, selectivity, p95, p80, p50, od, oe] => {
-                    (level, depth, exact, wld, selectivity, [p95, p80, p50], Some((od, oe)))
+                    (level, depth, exact, wld, selectivity, [p95, p80, p50], Some((od, oe)), None)
                 }
-                _ => return Err(err(i + 1, format!("expected 5, 8 or 10 numbers, found {}", nums.len()))),
+                [level, depth, exact, wld, selectivity, p95, p80, p50, od, oe, ld, ls, le] => (
+                    level,
+                    depth,
+                    exact,
+                    wld,
+                    selectivity,
+                    [p95, p80, p50],
+                    Some((od, oe)),
+                    Some((ld, ls, le)),
+                ),
+                _ => return Err(err(i + 1, format!("expected 5, 8, 10 or 13 numbers, found {}", nums.len()))),
             };
+            if late.is_some_and(|(ld, ls, le)| ld == 0 || ld > 60 || !(1..=100).contains(&ls) || le > 60) {
+                return Err(err(
+                    i + 1,
+                    "the late depth must be 1..=60, its selectivity 1..=100 and its empties at most 60".into(),
+                ));
+            }
             if opening.is_some_and(|(od, oe)| od == 0 || od > 60 || oe > 60) {
                 return Err(err(
                     i + 1,
@@ -124,6 +154,7 @@ impl Levels {
                 selectivity,
                 probable_empties: probable,
                 opening,
+                late,
             });
         }
         if table.len() != 61 {
@@ -182,6 +213,28 @@ mod tests {
     }
 
     #[test]
+    fn late_depth_and_selectivity_apply_up_to_their_empties() {
+        let text = table_with(18, 17, " 4 4 4 17 45 20 90 31");
+        let l = Levels::parse(&text, "t").expect("valid table");
+        let l17 = l.get(17);
+        assert_eq!(l17.late, Some((20, 90, 31)));
+        assert_eq!((l17.depth_at(45), l17.selectivity_at(45)), (17, 80));
+        assert_eq!((l17.depth_at(32), l17.selectivity_at(32)), (18, 80));
+        assert_eq!((l17.depth_at(31), l17.selectivity_at(31)), (20, 90));
+        assert_eq!((l17.depth_at(20), l17.selectivity_at(20)), (20, 90));
+        assert_eq!((l.get(16).depth_at(31), l.get(16).selectivity_at(31)), (18, 80));
+        for bad in [
+            "4 4 4 17 45 0 90 31",
+            "4 4 4 17 45 20 0 31",
+            "4 4 4 17 45 20 90 61",
+            "4 4 4 17 45 20 90",
+        ] {
+            let t = text.replace("4 4 4 17 45 20 90 31", bad);
+            assert!(Levels::parse(&t, "t").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn bad_tables_name_the_line() {
         let e = Levels::parse("0 0 0 0 100\n1 1 x 2 100\n", "t").expect_err("bad number");
         assert_eq!((e.file.as_str(), e.line), ("t", 2));
@@ -191,7 +244,7 @@ mod tests {
         let e = Levels::parse("0 0 0 0 100\n2 1 2 2 100\n", "t").expect_err("order");
         assert!(e.problem.contains("out of order"));
         let e = Levels::parse("0 0 0 0\n", "t").expect_err("short");
-        assert!(e.problem.contains("expected 5, 8 or 10 numbers"));
+        assert!(e.problem.contains("expected 5, 8, 10 or 13 numbers"));
         let e = Levels::parse("0 0 0 4 100 5 3 6\n", "t").expect_err("probable columns out of order");
         assert!(e.problem.contains("95 %"), "{e}");
         let e = Levels::parse("0 0 0 0 0\n", "t").expect_err("selectivity 0");
