@@ -139,8 +139,8 @@ pub struct TrainArgs {
     #[arg(long)]
     off_line_offset: bool,
     /// Training positions whose label is beyond ± this many discs count `--lopsided-weight`
-    /// times (held-out ones are not reweighted): games with blunders fill the corpus with
-    /// lopsided positions, which pull a linear stage away from the balanced ones
+    /// times (held-out ones are not reweighted): do the lopsided positions of games with
+    /// blunders pull a stage away from the balanced ones? (stages 4-8: no, docs/training.md)
     #[arg(long, value_name = "DISCS")]
     lopsided_beyond: Option<f32>,
     /// The weight of the positions `--lopsided-beyond` selects (0: left out)

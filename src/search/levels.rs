@@ -19,8 +19,8 @@ pub struct Level {
     /// instead of `depth` (the opening's evaluation is the least accurate, a ply there buys
     /// less than one later).
     pub opening: Option<(u32, u32)>,
-    /// (depth, selectivity, empties): positions with at most that many empties (and more than
-    /// the solves) are searched to that depth at that selectivity instead. Near the solves a
+    /// (depth, selectivity, empties): positions with at most that many empties (above the
+    /// solves, which take over below) are searched to that depth at that selectivity instead. Near the solves a
     /// midgame search is cheap (its leaves are a few empties from the end) and its pruning
     /// errors are the ones a game is decided on.
     pub late: Option<(u32, u32, u32)>,
@@ -29,19 +29,24 @@ pub struct Level {
 impl Level {
     /// The midgame depth for a position with `empties` empty squares.
     pub fn depth_at(&self, empties: u32) -> u32 {
-        match (self.opening, self.late) {
-            (Some((depth, from)), _) if empties >= from => depth,
-            (_, Some((depth, _, to))) if empties <= to => depth,
-            _ => self.depth,
+        match self.opening {
+            Some((depth, from)) if empties >= from => depth,
+            _ => self.late_at(empties).map_or(self.depth, |(depth, _)| depth),
         }
     }
 
     /// The Multi-ProbCut confidence for a position with `empties` empty squares.
     pub fn selectivity_at(&self, empties: u32) -> u32 {
-        match self.late {
-            Some((_, selectivity, to)) if empties <= to && self.opening.is_none_or(|(_, from)| empties < from) => selectivity,
-            _ => self.selectivity,
-        }
+        self.late_at(empties).map_or(self.selectivity, |(_, selectivity)| selectivity)
+    }
+
+    /// The late band's (depth, selectivity) if it applies at `empties` (the opening's depth,
+    /// where both would, wins).
+    fn late_at(&self, empties: u32) -> Option<(u32, u32)> {
+        let in_opening = self.opening.is_some_and(|(_, from)| empties >= from);
+        self.late
+            .filter(|&(_, _, to)| empties <= to && !in_opening)
+            .map(|(depth, selectivity, _)| (depth, selectivity))
     }
 }
 

@@ -47,9 +47,9 @@ pub struct TrainOptions {
     pub off_line_offset: bool,
     /// Training records whose label is beyond ± the first value (discs) count the second
     /// value times (1: all alike). Games with blunders and drifting shallow games fill the
-    /// corpus with lopsided positions; a linear stage fitted to them as much as to the
-    /// balanced ones games are decided on drifts away from the latter (docs/training.md,
-    /// twenty-sixth and twenty-seventh sessions). Held-out records are not reweighted.
+    /// corpus with lopsided positions; this tests whether they pull a linear stage away from
+    /// the balanced ones games are decided on (for stages 4-8 they did not: docs/training.md,
+    /// twenty-seventh session). Held-out records are not reweighted.
     pub lopsided: (f32, f32),
 }
 
@@ -353,6 +353,12 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
         for ((t, i), base) in terms.iter_mut().zip(eval::features(&r.board, bmi2)).zip(TERM_BASES) {
             *t = (i - base) as u16;
         }
+        let target = label(r);
+        let prior = if !held_out && target.abs() > opts.lopsided.0 {
+            opts.lopsided.1
+        } else {
+            1.0
+        };
         for (k, slot) in per_stage.iter_mut().enumerate().filter(|(k, _)| targets >> k & 1 != 0) {
             let mut sample = Sample {
                 terms,
@@ -361,13 +367,9 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
                 } else {
                     ON_LINE
                 },
-                target: label(r),
+                target,
                 own: k == st,
-                prior: if !held_out && label(r).abs() > opts.lopsided.0 {
-                    opts.lopsided.1
-                } else {
-                    1.0
-                },
+                prior,
             };
             sample.target -= predict(&start[k], &sample);
             if held_out { &mut slot.1 } else { &mut slot.0 }.push(sample);
