@@ -8,6 +8,8 @@
 //! generator leaves every shard either absent or complete, and git sees each shard once.
 //!
 //! - `format`: the binary encoding of a shard, its checks and errors naming the file.
+//! - `packed`: the games of a version-4 shard, each field coded where it is predictable;
+//!   `range_coder`: the adaptive binary range coder and symbol models it codes them with.
 //! - `game`: a game record — moves, result, and the labels of its positions — replayed into
 //!   positions and training records.
 //! - `play`: plays one labelled game (self-play from a start, or following a given line).
@@ -17,7 +19,9 @@
 pub mod format;
 pub mod game;
 pub mod generate;
+mod packed;
 pub mod play;
+mod range_coder;
 pub mod store;
 
 #[cfg(test)]

@@ -277,7 +277,8 @@ pub struct MergeReport {
 }
 
 /// Copies every shard of `sources` into `into` (as `into/RUN/cNNNNNN.oxc`), each checked
-/// first; a chunk already there with the same bytes is skipped, with other bytes refused.
+/// first; a chunk already there with the same contents (in either layout) is skipped, with
+/// other contents refused.
 pub fn merge(sources: &[PathBuf], into: &Path) -> Result<MergeReport, CorpusError> {
     let mut report = MergeReport::default();
     for src in sources {
@@ -291,11 +292,7 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<MergeReport, CorpusErro
             }
             let dest = super::generate::shard_path(&into.join(shard.run()), shard.chunk());
             if dest.exists() {
-                let here = std::fs::read(&dest).map_err(|e| CorpusError {
-                    path: dest.clone(),
-                    message: format!("cannot read: {e}"),
-                })?;
-                if here == shard.encode() {
+                if Shard::load(&dest)? == shard {
                     report.already += 1;
                     continue;
                 }
@@ -320,4 +317,45 @@ pub fn merge(sources: &[PathBuf], into: &Path) -> Result<MergeReport, CorpusErro
 /// `train --fraction` uses, so the two subsets are independent).
 pub(super) fn in_share(game: u64, share: f64) -> bool {
     crate::rng::in_hashed_share(game, 0xD6E8_FEB8_6659_FD93, share)
+}
+
+/// What `compact` did: shards rewritten packed, shards already packed, bytes before and after.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct CompactReport {
+    pub packed: u64,
+    pub already: u64,
+    pub bytes_before: u64,
+    pub bytes_after: u64,
+}
+
+/// Rewrites every shard under `path` that is in the plain layout (versions 1–3) in the packed
+/// one (version 4), each replaced only after its packed bytes were read back to the same
+/// header and games, and atomically (`Shard::save`): a killed run leaves every shard whole,
+/// in one layout or the other.
+pub fn compact(path: &Path) -> Result<CompactReport, CorpusError> {
+    let mut report = CompactReport::default();
+    for f in shard_files(path)? {
+        let bytes = std::fs::read(&f).map_err(|e| CorpusError {
+            path: f.clone(),
+            message: format!("cannot read: {e}"),
+        })?;
+        let shard = Shard::decode(&bytes, &f)?;
+        let packed = shard.encode();
+        report.bytes_before += bytes.len() as u64;
+        if Shard::version_of(&bytes) == Shard::version_of(&packed) {
+            report.already += 1;
+            report.bytes_after += bytes.len() as u64;
+            continue;
+        }
+        if Shard::decode(&packed, &f)? != shard {
+            return Err(CorpusError {
+                path: f,
+                message: "the packed shard does not read back the same games (a bug: the file is left as it was)".into(),
+            });
+        }
+        shard.save(&f)?;
+        report.packed += 1;
+        report.bytes_after += packed.len() as u64;
+    }
+    Ok(report)
 }
