@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of every parser that reads outside input (cargo fuzz, libFuzzer,
 # nightly): NBoard and GTP lines, whole protocol sessions, GGF, board strings / transcripts /
-# OBF, the book file, Edax book files, the parameter files. Each target runs SECONDS seconds from the seeds in
+# OBF, the book file, Edax book files, the parameter files, corpus shards. Each target runs SECONDS seconds from the seeds in
 # fuzz/seeds/ plus the corpus it grew before (fuzz/corpus/, not committed); prints executions
 # and crashes per target. A crash leaves its input in fuzz/artifacts/<target>/.
 # Needs: rustup toolchain nightly, `cargo install cargo-fuzz`.
@@ -12,7 +12,7 @@ cd "$root/fuzz"
 seconds="${1:-300}"
 shift $(( $# >= 1 ? 1 : 0 ))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(nboard gtp session ggf notation book edax_book params)
+[ ${#targets[@]} -gt 0 ] || targets=(nboard gtp session ggf notation book edax_book params corpus_shard)
 cargo +nightly fuzz build -O >/dev/null 2>&1 || { echo "cargo +nightly fuzz build failed"; exit 2; }
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores; $seconds s a target"
 printf '%-10s %14s %10s %8s\n' target executions exec/s crashes

@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 use oxello::board::Square;
 use oxello::engine::book::EngineBook;
-use oxello::engine::{EngineOptions, Think, ThinkInfo, ThinkRequest, ThinkResult};
+use oxello::engine::{EngineOptions, Think, ThinkInfo, ThinkRequest, ThinkResult, UserClock};
 use oxello::base::SearchDepth;
 use oxello::protocol::io::Output;
 use std::sync::atomic::AtomicBool;
@@ -23,6 +23,7 @@ impl Think for FirstMove {
             depth: SearchDepth::Plies(1),
             nodes: 1,
             seconds: 0.0,
+            odds: None,
         });
         ThinkResult {
             best,
@@ -39,8 +40,12 @@ fuzz_target!(|data: &[u8]| {
     let input = std::io::Cursor::new(data.to_vec());
     let out = Output::new(Box::new(std::io::sink()));
     let opts = EngineOptions {
-        depth: 1,
+        level: 1,
         book: EngineBook::default(),
+        risk: None,
+        level_explicit: false,
+        clock: UserClock::None,
+        ponder: false,
     };
     oxello::engine::run(None, input, out, Box::new(FirstMove), opts);
 });
