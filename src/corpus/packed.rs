@@ -54,12 +54,10 @@ struct Models {
     selectivity: Tree<8>,
     deep_value: Contexts<8>,
     sibling_count: Uint,
-    sibling_gap: Tree<8>,
-    sibling_rank: Contexts<6>,
+    sibling_place: ChildPlaces,
     sibling_value: Tree<8>,
     dsib_count: Uint,
-    dsib_gap: Tree<8>,
-    dsib_rank: Contexts<6>,
+    dsib_place: ChildPlaces,
     dsib_depth: Tree<8>,
     dsib_selectivity: Tree<8>,
     dsib_value: Contexts<8>,
@@ -92,12 +90,10 @@ impl Models {
             selectivity: Tree::default(),
             deep_value: Contexts::new(EMPTIES_CONTEXTS),
             sibling_count: Uint::default(),
-            sibling_gap: Tree::default(),
-            sibling_rank: Contexts::new(RANK_CONTEXTS),
+            sibling_place: ChildPlaces::new(),
             sibling_value: Tree::default(),
             dsib_count: Uint::default(),
-            dsib_gap: Tree::default(),
-            dsib_rank: Contexts::new(RANK_CONTEXTS),
+            dsib_place: ChildPlaces::new(),
             dsib_depth: Tree::default(),
             dsib_selectivity: Tree::default(),
             dsib_value: Contexts::new(EMPTIES_CONTEXTS),
@@ -110,6 +106,61 @@ impl Models {
             last_deep: (0, 0),
             last_dsib: (0, 0),
         }
+    }
+}
+
+/// Where the children of the line (siblings, deep siblings) are: each one's position as a gap
+/// from the one before, its square as its rank among the position's legal moves, in the context
+/// of the previous child's rank when at the same position (0 at a new one).
+struct ChildPlaces {
+    gap: Tree<8>,
+    rank: Contexts<6>,
+    /// The previous child's position and rank in this game.
+    last: (u8, u32),
+}
+
+impl ChildPlaces {
+    fn new() -> ChildPlaces {
+        ChildPlaces {
+            gap: Tree::default(),
+            rank: Contexts::new(RANK_CONTEXTS),
+            last: (u8::MAX, 0),
+        }
+    }
+
+    fn start_game(&mut self) {
+        self.last = (u8::MAX, 0);
+    }
+
+    fn context(&self, position: u8) -> usize {
+        if position == self.last.0 {
+            self.last.1 as usize + 1
+        } else {
+            0
+        }
+    }
+
+    /// Codes a child of `line[position]` by `square`; returns that position (None: not a legal
+    /// move of a position of the line).
+    fn put(&mut self, e: &mut Encoder, line: &[Position], position: u8, square: u8) -> Option<Position> {
+        self.gap.put(e, diff(position, self.last.0.wrapping_add(1)));
+        let p = *line.get(position as usize)?;
+        let r = rank(p.board.moves(), square)?;
+        self.rank.at(self.context(position)).put(e, r);
+        self.last = (position, r);
+        Some(p)
+    }
+
+    /// The next child: its position, square, and the position it is a child of.
+    fn get(&mut self, d: &mut Decoder, line: &[Position], what: &str) -> Result<(u8, u8, Position), String> {
+        let position = undiff(self.gap.get(d), self.last.0.wrapping_add(1));
+        let p = *line
+            .get(position as usize)
+            .ok_or_else(|| format!("{what} on position {position} of {}", line.len()))?;
+        let r = self.rank.at(self.context(position)).get(d);
+        let square = square_of_rank(p.board.moves(), r).ok_or_else(|| format!("{what} of rank {r} on position {position}"))?;
+        self.last = (position, r);
+        Ok((position, square, p))
     }
 }
 
@@ -213,32 +264,22 @@ fn encode_game(g: &GameRecord, line: &[Position], m: &mut Models, e: &mut Encode
             .put(e, diff(d.value as u8, predicted as u8));
     }
     m.sibling_count.put(e, g.siblings.len() as u32);
-    let (mut last, mut last_rank) = (u8::MAX, 0usize);
+    m.sibling_place.start_game();
     for s in &g.siblings {
-        m.sibling_gap.put(e, diff(s.position, last.wrapping_add(1)));
-        let p = line.get(s.position as usize)?;
-        let r = rank(p.board.moves(), s.square)?;
-        let context = if s.position == last { last_rank + 1 } else { 0 };
-        m.sibling_rank.at(context).put(e, r);
-        (last, last_rank) = (s.position, r as usize);
+        m.sibling_place.put(e, line, s.position, s.square)?;
         let predicted = exact_at(line, g, s.position as usize).unwrap_or(0).wrapping_neg();
         m.sibling_value.put(e, diff(s.value as u8, predicted as u8));
     }
     m.dsib_count.put(e, g.deep_siblings.len() as u32);
-    let (mut last, mut last_rank) = (u8::MAX, 0usize);
+    m.dsib_place.start_game();
     for s in &g.deep_siblings {
-        m.dsib_gap.put(e, diff(s.position, last.wrapping_add(1)));
-        let p = line.get(s.position as usize)?;
-        let r = rank(p.board.moves(), s.square)?;
-        let context = if s.position == last { last_rank + 1 } else { 0 };
-        m.dsib_rank.at(context).put(e, r);
-        (last, last_rank) = (s.position, r as usize);
+        let p = m.dsib_place.put(e, line, s.position, s.square)?;
         m.dsib_depth.put(e, diff(s.depth, m.last_dsib.0));
         m.dsib_selectivity.put(e, diff(s.selectivity, m.last_dsib.1));
         m.last_dsib = (s.depth, s.selectivity);
         let predicted = dsib_prediction(g, s.position as usize);
         m.dsib_value
-            .at(empties_context(p))
+            .at(empties_context(&p))
             .put(e, diff(s.value as u8, predicted as u8));
     }
     m.walk_count.put(e, g.walks.len() as u32);
@@ -361,14 +402,9 @@ fn decode_game(m: &mut Models, d: &mut Decoder) -> Result<GameRecord, String> {
     if count > u16::MAX as usize {
         return Err(format!("{count} siblings"));
     }
-    let (mut last, mut last_rank) = (u8::MAX, 0usize);
+    m.sibling_place.start_game();
     for _ in 0..count {
-        let position = undiff(m.sibling_gap.get(d), last.wrapping_add(1));
-        let p = at(position, "a sibling")?;
-        let context = if position == last { last_rank + 1 } else { 0 };
-        let r = m.sibling_rank.at(context).get(d);
-        let square = square_of_rank(p.board.moves(), r).ok_or_else(|| format!("a sibling of rank {r} on position {position}"))?;
-        (last, last_rank) = (position, r as usize);
+        let (position, square, _) = m.sibling_place.get(d, &line, "a sibling")?;
         let predicted = exact_at(&line, &g, position as usize).unwrap_or(0).wrapping_neg();
         let value = undiff(m.sibling_value.get(d), predicted as u8) as i8;
         g.siblings.push(Sibling { position, square, value });
@@ -377,15 +413,9 @@ fn decode_game(m: &mut Models, d: &mut Decoder) -> Result<GameRecord, String> {
     if count > u16::MAX as usize {
         return Err(format!("{count} deep siblings"));
     }
-    let (mut last, mut last_rank) = (u8::MAX, 0usize);
+    m.dsib_place.start_game();
     for _ in 0..count {
-        let position = undiff(m.dsib_gap.get(d), last.wrapping_add(1));
-        let p = at(position, "a deep sibling")?;
-        let context = if position == last { last_rank + 1 } else { 0 };
-        let r = m.dsib_rank.at(context).get(d);
-        let square =
-            square_of_rank(p.board.moves(), r).ok_or_else(|| format!("a deep sibling of rank {r} on position {position}"))?;
-        (last, last_rank) = (position, r as usize);
+        let (position, square, p) = m.dsib_place.get(d, &line, "a deep sibling")?;
         let depth = undiff(m.dsib_depth.get(d), m.last_dsib.0);
         let selectivity = undiff(m.dsib_selectivity.get(d), m.last_dsib.1);
         m.last_dsib = (depth, selectivity);
