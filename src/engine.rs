@@ -162,10 +162,9 @@ fn think_or_pass(
 /// the game) and the increment each move gives back: the TimeManager's target and hard limit,
 /// the hard limit at least 2 ms (a depth-1 search always completes).
 pub fn move_budget(seconds_left: f64, increment: f64, moves_to_go: Option<u32>, empties: u32) -> Budget {
-    let secs = |s: f64| Duration::from_secs_f64(s.clamp(0.0, 1e9));
     let clock = crate::time::Clock {
-        remaining: secs(seconds_left),
-        increment: secs(increment),
+        remaining: crate::time::seconds(seconds_left),
+        increment: crate::time::seconds(increment),
         moves_to_go,
     };
     let b = crate::time::budget(&clock, empties);
@@ -179,7 +178,7 @@ pub fn move_budget(seconds_left: f64, increment: f64, moves_to_go: Option<u32>, 
 /// A fixed time a move (`--move-time`): the whole of it may be used, less what the exchange of
 /// lines costs.
 pub fn fixed_budget(seconds: f64) -> Budget {
-    let hard = Duration::from_secs_f64((seconds * 0.95 - 0.01).clamp(0.002, 1e9));
+    let hard = crate::time::seconds(seconds * 0.95 - 0.01).max(Duration::from_millis(2));
     Budget { target: hard, hard }
 }
 

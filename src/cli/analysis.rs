@@ -183,7 +183,7 @@ fn perft(args: &PerftArgs) -> Outcome {
 fn analyze(args: &AnalyzeArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) -> Outcome {
     let pos = load::position_option(args.board.as_deref(), args.moves.as_deref())?;
     let time = match args.clock.clock() {
-        UserClock::MoveTime(s) | UserClock::GameTime(s) => Some(std::time::Duration::from_secs_f64(s)),
+        UserClock::MoveTime(s) | UserClock::GameTime(s) => Some(oxello::time::seconds(s)),
         UserClock::None => None,
     };
     let depth = match args.depth {

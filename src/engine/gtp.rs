@@ -9,7 +9,7 @@ use crate::game::{Game, Ply};
 use crate::protocol::gtp::{COMMANDS, Command, ParseError, Request, format_response, format_vertex};
 use crate::protocol::io::Output;
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 pub type Item = Result<Option<Request>, ParseError>;
 
@@ -134,8 +134,7 @@ impl GtpSession {
             // that adds up over a game (a 2 s game ran 4.7 ms over, about 2 ms a move unseen,
             // with four busy processes on two cores). Charge half the reserve the budget keeps
             // for it (4-5 ms a move): twice that, and a twentieth of a short clock at most.
-            let overhead =
-                crate::time::move_overhead(Duration::from_secs_f64(self.time.left(position.to_move).seconds.max(0.0))) / 2;
+            let overhead = crate::time::move_overhead(crate::time::seconds(self.time.left(position.to_move).seconds)) / 2;
             self.time.charge(position.to_move, used + overhead.as_secs_f64());
         }
         let ply = Ply {
@@ -460,6 +459,25 @@ mod tests {
         let mv = send(s, "genmove b");
         let pos = s.game.position();
         (mv, first(&pos).expect("white has a move"))
+    }
+
+    /// Clocks no GUI sets but a line can say (`time_settings 1e300 0 0` panicked converting the
+    /// time left; found by fuzzing whole sessions): each move is still played.
+    #[test]
+    fn absurd_clocks_still_play() {
+        for clock in [
+            "1e300 0 0",
+            "111111111111111111111111111111111111111 0 0",
+            "300 1e300 1",
+            "inf 0 0",
+        ] {
+            let (mut s, _) = session(false, 0);
+            let answer = send(&mut s, &format!("time_settings {clock}"));
+            let mv = send(&mut s, "genmove b");
+            assert!(mv.starts_with("= ") && mv.len() > 2, "{clock}: {answer} / {mv}");
+            let mv = send(&mut s, "genmove w");
+            assert!(mv.starts_with("= ") && mv.len() > 2, "{clock}: {mv}");
+        }
     }
 
     #[test]

@@ -176,7 +176,7 @@ impl<'a> Terminal<'a> {
         let (engine_clock, move_time) = match clock {
             UserClock::None => (None, None),
             UserClock::MoveTime(s) => (None, Some(s)),
-            UserClock::GameTime(s) => (Some(Duration::from_secs_f64(s)), None),
+            UserClock::GameTime(s) => (Some(crate::time::seconds(s)), None),
         };
         Terminal {
             engine_clock,
@@ -504,7 +504,7 @@ impl<'a> Terminal<'a> {
             },
             ("time", Some(s)) => match s.parse::<f64>() {
                 Ok(t) if t.is_finite() && t >= 0.0 => {
-                    self.engine_clock = (t > 0.0).then(|| Duration::from_secs_f64(t));
+                    self.engine_clock = (t > 0.0).then(|| crate::time::seconds(t));
                     self.clock_start = self.engine_clock;
                     writeln!(
                         out,
