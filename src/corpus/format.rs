@@ -38,7 +38,7 @@ const MAGIC: &[u8; 4] = b"OXCS";
 /// siblings, version 2 no walks) is still read, and written only for games that do not replay
 /// (which no reader accepts either), in the lowest version that holds them.
 const VERSION: u32 = 4;
-const PACKED: u32 = 4;
+pub const PACKED: u32 = 4;
 
 /// A corpus file that cannot be used, and why.
 #[derive(Debug)]

@@ -340,13 +340,13 @@ pub fn compact(path: &Path) -> Result<CompactReport, CorpusError> {
             message: format!("cannot read: {e}"),
         })?;
         let shard = Shard::decode(&bytes, &f)?;
-        let packed = shard.encode();
         report.bytes_before += bytes.len() as u64;
-        if Shard::version_of(&bytes) == Shard::version_of(&packed) {
+        if Shard::version_of(&bytes) == Some(super::format::PACKED) {
             report.already += 1;
             report.bytes_after += bytes.len() as u64;
             continue;
         }
+        let packed = shard.encode();
         if Shard::decode(&packed, &f)? != shard {
             return Err(CorpusError {
                 path: f,
