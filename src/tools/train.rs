@@ -396,8 +396,8 @@ pub fn train(records: &[Record], opts: &TrainOptions, progress: bool) -> (Evalua
         ));
     }
     // The samples of all stages at once outgrow the machine: a record serves about 1.7 stages
-    // at some 250 bytes a sample, so 31 M records took 13 GB and the corpus's budget holds five
-    // times that. So the stages are built and fitted one batch at a time, as many as threads
+    // at some 256 bytes a sample, so all stages of 31 M records would take about 13 GB, and
+    // the corpus's budget holds four times that. So the stages are built and fitted one batch at a time, as many as threads
     // fit at once; a batch's samples are freed before the next is built. Each stage sees the
     // same samples in the same order either way, so the weights do not depend on the batching.
     for batch in fitted.chunks(opts.threads.max(1)) {
