@@ -259,7 +259,12 @@ fn sprt_stops_a_decisive_match_early() {
 
 /// Under a clock (2 s a side, deep levels so the clock is what limits them) both protocols
 /// finish every game without losing on time, and the GGF records the clock and move times.
+/// It measures the engine's clock keeping, so it runs alone: beside the other match tests on a
+/// two-core host a starved engine once lost a game on time (thirty-first session's CI), its
+/// thinking delayed by processes it does not know of. `.ci/run` runs it with `--ignored` after
+/// the rest.
 #[test]
+#[ignore = "timing: runs alone, .ci/run runs it after the other tests"]
 fn clocked_games_stay_within_the_clock() {
     let (ggf, g) = temp_ggf("clock");
     let g = g.as_str();
