@@ -536,9 +536,10 @@ macro_rules! midgame_impl {
                 depth: u32,
                 alpha: i32,
                 tt_move: Option<usize>,
+                skip: u64,
                 list: &mut Ordered,
             ) {
-                for sq in Squares(b.moves()) {
+                for sq in Squares(b.moves() & !skip) {
                     let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
                     let replies = child.moves();
                     let key = if Some(sq) == tt_move {
@@ -657,14 +658,30 @@ macro_rules! midgame_impl {
                     {
                         return s;
                     }
+                    // The table's move first, before the others are ordered: where it refutes
+                    // the node (most cut nodes), the ordering's evaluations or searches of every
+                    // other child are not needed (Egaroucid orders only after its TT move).
+                    let first = tt_move.filter(|&m| moves >> m & 1 != 0);
+                    let mut searched = 0;
+                    if let Some(sq) = first {
+                        let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
+                        let s = -self.nws(&child, &self.child_features(b, f, sq, &child), -alpha - 1, depth - 1);
+                        if self.aborted {
+                            return alpha;
+                        }
+                        (best, best_move, searched) = (s, Some(sq), 1);
+                    }
                     let mut list = Ordered::new();
-                    self.ordered_moves(b, f, depth, alpha, tt_move, &mut list);
-                    let list = &list.as_slice()[..list.as_slice().len().min(self.nbest.unwrap_or(usize::MAX))];
+                    if best <= alpha {
+                        self.ordered_moves(b, f, depth, alpha, None, first.map_or(0, |m| 1u64 << m), &mut list);
+                    }
+                    let cap = self.nbest.unwrap_or(usize::MAX).saturating_sub(searched);
+                    let list = &list.as_slice()[..list.as_slice().len().min(cap)];
                     for (i, &(_, sq, child)) in list.iter().enumerate() {
-                        if i == 1 && depth >= SPLIT_NWS_DEPTH && list.len() > 2 && self.can_split() {
+                        if i + searched == 1 && depth >= SPLIT_NWS_DEPTH && list.len() - i > 1 && self.can_split() {
                             // The eldest brother did not refute the node: share the others.
-                            let values = self.split_search(b, f, &list[1..], alpha, depth, true);
-                            for (v, &(_, sq, _)) in values.iter().zip(&list[1..]) {
+                            let values = self.split_search(b, f, &list[i..], alpha, depth, true);
+                            for (v, &(_, sq, _)) in values.iter().zip(&list[i..]) {
                                 if let Some(v) = *v
                                     && v > best
                                 {
@@ -774,7 +791,7 @@ macro_rules! midgame_impl {
                 let mut best_move = None;
                 let mut child_pv = Line::new();
                 let mut list = Ordered::new();
-                self.ordered_moves(b, f, depth.max(2), alpha, tt_move, &mut list);
+                self.ordered_moves(b, f, depth.max(2), alpha, tt_move, 0, &mut list);
                 let list = list.as_slice();
                 // Null-window values of younger brothers found by the threads together, each with
                 // the alpha it was searched against.
@@ -1006,7 +1023,7 @@ macro_rules! midgame_impl {
                     if pv.is_empty() {
                         // Only an aborted first iteration can end without a line: take the best-ordered move.
                         let mut list = Ordered::new();
-                        self.ordered_moves(b, &Features::new(self.deltas, b), 1, 0, None, &mut list);
+                        self.ordered_moves(b, &Features::new(self.deltas, b), 1, 0, None, 0, &mut list);
                         let first = list.as_slice().first().map_or(0, |m| m.1);
                         pv.push(Square::At(first as u8));
                     }
