@@ -536,10 +536,9 @@ macro_rules! midgame_impl {
                 depth: u32,
                 alpha: i32,
                 tt_move: Option<usize>,
-                skip: u64,
                 list: &mut Ordered,
             ) {
-                for sq in Squares(b.moves() & !skip) {
+                for sq in Squares(b.moves()) {
                     let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
                     let replies = child.moves();
                     let key = if Some(sq) == tt_move {
@@ -673,10 +672,12 @@ macro_rules! midgame_impl {
                     }
                     let mut list = Ordered::new();
                     if best <= alpha {
-                        self.ordered_moves(b, f, depth, alpha, None, first.map_or(0, |m| 1u64 << m), &mut list);
+                        // The table's move is keyed first without an evaluation: it is skipped.
+                        self.ordered_moves(b, f, depth, alpha, first, &mut list);
                     }
-                    let cap = self.nbest.unwrap_or(usize::MAX).saturating_sub(searched);
-                    let list = &list.as_slice()[..list.as_slice().len().min(cap)];
+                    let all = list.as_slice();
+                    let from = searched.min(all.len());
+                    let list = &all[from..all.len().min(self.nbest.unwrap_or(usize::MAX)).max(from)];
                     for (i, &(_, sq, child)) in list.iter().enumerate() {
                         if i + searched == 1 && depth >= SPLIT_NWS_DEPTH && list.len() - i > 1 && self.can_split() {
                             // The eldest brother did not refute the node: share the others.
@@ -791,7 +792,7 @@ macro_rules! midgame_impl {
                 let mut best_move = None;
                 let mut child_pv = Line::new();
                 let mut list = Ordered::new();
-                self.ordered_moves(b, f, depth.max(2), alpha, tt_move, 0, &mut list);
+                self.ordered_moves(b, f, depth.max(2), alpha, tt_move, &mut list);
                 let list = list.as_slice();
                 // Null-window values of younger brothers found by the threads together, each with
                 // the alpha it was searched against.
@@ -1023,7 +1024,7 @@ macro_rules! midgame_impl {
                     if pv.is_empty() {
                         // Only an aborted first iteration can end without a line: take the best-ordered move.
                         let mut list = Ordered::new();
-                        self.ordered_moves(b, &Features::new(self.deltas, b), 1, 0, None, 0, &mut list);
+                        self.ordered_moves(b, &Features::new(self.deltas, b), 1, 0, None, &mut list);
                         let first = list.as_slice().first().map_or(0, |m| m.1);
                         pv.push(Square::At(first as u8));
                     }
