@@ -71,7 +71,7 @@ fn bench_signature_is_deterministic() {
 fn bench_signature_is_pinned() {
     let (code, out) = run(&["bench", "--json"]);
     assert_eq!(code, 0);
-    assert_eq!(field(out.lines().last().unwrap_or(""), "nodes"), "2499677", "{out}");
+    assert_eq!(field(out.lines().last().unwrap_or(""), "nodes"), "2497320", "{out}");
 }
 
 #[test]
