@@ -397,6 +397,8 @@ impl<'a, K> Run<'a, K> {
     /// The evaluation of a leaf whose pattern indices and legal moves are known.
     #[inline]
     fn evaluate_leaf(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
+        #[cfg(feature = "leaf-sample")]
+        super::leaf_sample::offer(b);
         // SAFETY: every caller passes `b`'s indices, kept by the search from `Features::new`
         // at the root through `Features::play`/`play_me` with each move's real flips and `pass`.
         unsafe { self.eval.evaluate_features(b, me, moves) }.clamp(-64, 64)

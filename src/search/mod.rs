@@ -5,6 +5,8 @@ pub mod dist;
 pub mod draw;
 pub mod endcut;
 pub mod endgame;
+#[cfg(feature = "leaf-sample")]
+pub mod leaf_sample;
 pub mod levels;
 pub mod midgame;
 pub mod mpc;
