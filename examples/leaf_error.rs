@@ -10,7 +10,7 @@
 //! `cargo run --release --features leaf-sample --example leaf_error -- DIR [OUT]`
 //!
 //! `LEAF_ROOTS` roots (default 200) at `LEAF_ROOT_MIN`-`LEAF_ROOT_MAX` empties (30-38), one leaf
-//! in `LEAF_EVERY` (2000) kept, at most `LEAF_PER_ROOT` (20) a root. With OUT the solved leaves
+//! in `LEAF_EVERY` (2000) kept, at most `LEAF_PER_ROOT` (20) a root. With OUT the labelled leaves
 //! are written as a training dataset (`exact` and `search` records, one `# game` a root).
 
 use oxello::board::Board;
@@ -105,7 +105,7 @@ fn main() -> Result<(), String> {
     let records = corpus.records(LabelPolicy::DeepFrom(21), 1.0);
     let held_out: Vec<_> = records.iter().filter(|r| r.game % 10 == 9).collect();
 
-    // The corpus's own exactly labelled positions, line and siblings.
+    // The corpus's own labelled positions (exact or deep), line and siblings.
     let (mut line, mut sib) = ([Cell::default(); BANDS.len()], [Cell::default(); BANDS.len()]);
     for r in held_out.iter().filter(|r| r.label != Label::Game) {
         if let Some(i) = band_of(r.board.empty_count()) {
