@@ -28,9 +28,8 @@ use oxello::search::request::{Pruning, SearchRequest};
 use std::fmt::Write as _;
 use std::sync::atomic::AtomicBool;
 
-fn setting(name: &str, default: u32) -> u32 {
-    std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default)
-}
+mod common;
+use common::{at_80, setting};
 
 /// Error sums of one empties band.
 #[derive(Default, Clone, Copy)]
@@ -155,11 +154,7 @@ fn main() -> Result<(), String> {
             } else {
                 // The corpus's deep labels: 12 plies at 80 %.
                 labeller.clear();
-                let req = SearchRequest {
-                    pruning: Pruning::from_percent(80),
-                    ..SearchRequest::fixed_depth(*b, 12)
-                };
-                (labeller.run(&req, &eval, &stop, &mut |_| {}).score, "search")
+                (labeller.run(&at_80(*b, 12), &eval, &stop, &mut |_| {}).score, "search")
             };
             solved += 1;
             if let Some(i) = band_of(b.empty_count()) {

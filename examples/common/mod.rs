@@ -1,4 +1,4 @@
-//! What the risk measurement examples share (each example includes this module).
+//! What the measurement examples share (each example includes this module).
 
 use oxello::board::Board;
 use oxello::search::request::{Pruning, SearchRequest};
