@@ -3,6 +3,7 @@
 //! and the depth types.
 
 pub mod depth;
+pub mod huge;
 pub mod kernel;
 pub mod ordering;
 

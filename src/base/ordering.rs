@@ -24,4 +24,15 @@ pub trait OrderingEval: Sync {
     unsafe fn evaluate_features(&self, b: &Board, _me: &[u16; LANES], moves: u64) -> i32 {
         self.evaluate_with_moves(b, moves)
     }
+    /// The same where only values within `[lo, hi]` need to be exact: an implementation with
+    /// a cheap first estimate may return it when that estimate lies clearly outside (on the
+    /// same side as the exact value, but for rare misses). `lo > hi` asks for the cheap
+    /// estimate alone (move ordering).
+    ///
+    /// # Safety
+    /// As `evaluate_features`.
+    unsafe fn evaluate_features_within(&self, b: &Board, me: &[u16; LANES], moves: u64, _lo: i32, _hi: i32) -> i32 {
+        // SAFETY: the caller keeps `evaluate_features`' contract.
+        unsafe { self.evaluate_features(b, me, moves) }
+    }
 }

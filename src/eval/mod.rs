@@ -7,6 +7,7 @@ pub mod bootstrap;
 pub mod dataset;
 pub mod fold;
 pub mod incremental;
+pub mod net;
 pub mod patterns;
 pub mod weights;
 
@@ -74,6 +75,10 @@ const SET2_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + 3;
 const SET3_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + 1 + 61;
 const SET4_STAGE_WEIGHTS: usize = SET4_PATTERN_WEIGHTS + (EDGE_MOBILITY - PATTERN_WEIGHTS);
 const SET5_STAGE_WEIGHTS: usize = EDGE_MOBILITY;
+/// How far (discs) beyond the window the linear part must lie for a lazy evaluation to skip
+/// the non-linear layer (`evaluate_fine_features_within`); `OXELLO_LAZY_MARGIN` overrides it
+/// for measurements.
+const LAZY_MARGIN: i32 = 4;
 /// Weights are stored in 1/SCALE disc.
 pub const SCALE: i32 = 64;
 /// Stages by empties: stage = min(empties, 59) / STAGE_WIDTH.
@@ -190,6 +195,10 @@ pub struct Evaluator {
     bmi2: bool,
     /// The compiled copy of the leaf evaluation to use (`evaluate_features`).
     kernel: Kernel,
+    /// The optional non-linear layer (`net`), shared by the search threads' copies.
+    net: Option<std::sync::Arc<net::Net>>,
+    /// `LAZY_MARGIN` in 1/256 disc.
+    lazy_margin: i32,
 }
 
 impl Evaluator {
@@ -215,7 +224,26 @@ impl Evaluator {
             digits: folding.digits,
             bmi2: has_bmi2(),
             kernel: Kernel::detect(),
+            net: None,
+            lazy_margin: 256 * LAZY_MARGIN,
         }
+    }
+
+    /// The same weights with a non-linear layer over their terms (`net`).
+    pub fn with_net(mut self, raw: &[net::RawStage]) -> Evaluator {
+        self.net = Some(std::sync::Arc::new(net::Net::new(
+            raw,
+            &fold::Folding::new(),
+            fold_edge_table,
+        )));
+        let margin = std::env::var("OXELLO_LAZY_MARGIN").ok().and_then(|s| s.parse::<i32>().ok());
+        self.lazy_margin = 256 * margin.unwrap_or(LAZY_MARGIN);
+        self
+    }
+
+    /// Does a non-linear layer cover some stage?
+    pub fn has_net(&self) -> bool {
+        self.net.is_some()
     }
 
     /// The weights shipped in the binary.
@@ -266,7 +294,19 @@ impl Evaluator {
     /// `DIR/eval.bin` when a params directory is given, else the embedded weights.
     pub fn load_or_embedded(params: Option<&std::path::Path>) -> Result<Evaluator, EvalError> {
         match params {
-            Some(dir) => Evaluator::load(&dir.join("eval.bin")),
+            Some(dir) => {
+                let e = Evaluator::load(&dir.join("eval.bin"))?;
+                let path = dir.join("net.bin");
+                if !path.exists() {
+                    return Ok(e);
+                }
+                let name = path.display().to_string();
+                let bytes = std::fs::read(&path).map_err(|x| EvalError {
+                    file: name.clone(),
+                    problem: weights::WeightsProblem::Io(x.to_string()),
+                })?;
+                Ok(e.with_net(&net::decode(&bytes, &name)?))
+            }
             None => Evaluator::embedded(),
         }
     }
@@ -285,7 +325,51 @@ impl Evaluator {
 
     /// Side to move's score in 1/256 disc, unclamped.
     pub fn evaluate_fine(&self, b: &Board) -> i32 {
-        self.evaluate_fine_with_moves(b, bits::moves(b.player, b.opponent))
+        let moves = bits::moves(b.player, b.opponent);
+        let linear = self.evaluate_fine_with_moves(b, moves);
+        if self.net.is_none() {
+            return linear;
+        }
+        let f = incremental::Features::new(incremental::Deltas::get(), b);
+        linear + self.net_term(b, f.me(), moves)
+    }
+
+    /// The non-linear layer's part of the value (1/256 disc), 0 where it does not cover the
+    /// stage. `me` must be `b`'s incremental indices.
+    #[inline(always)]
+    fn net_term(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
+        match self.net_rows(b, me, moves) {
+            Some((ns, rows, n)) => {
+                for &r in &rows[..n] {
+                    ns.prefetch(r);
+                }
+                ns.value(&rows[..n])
+            }
+            None => 0,
+        }
+    }
+
+    /// The layer of `b`'s stage and the rows of it that `b` reads (how many), if a layer
+    /// covers the stage.
+    #[inline(always)]
+    fn net_rows(&self, b: &Board, me: &[u16; LANES], moves: u64) -> Option<(&net::NetStage, [u32; LANES + 7], usize)> {
+        let ns = self.net.as_ref()?.stages[stage(b.empty_count())].as_ref()?;
+        let replies = bits::moves(b.opponent, b.player);
+        // The rows to sum, in a plain array: a chain of iterators kept the loop from being
+        // vectorised.
+        let mut rows = [0u32; LANES + 7];
+        let n = self.instances.len();
+        for ((r, i), &x) in rows.iter_mut().zip(&self.instances).zip(me) {
+            *r = (i.offset + x as usize) as u32;
+        }
+        for (r, x) in rows[n..].iter_mut().zip(extra_terms(b, moves, replies)) {
+            *r = x as u32;
+        }
+        let (em, er) = (edges(moves), edges(replies));
+        for (j, r) in rows[n + 3..n + 7].iter_mut().enumerate() {
+            *r = (EDGE_MOBILITY + em[j] + 256 * er[j]) as u32;
+        }
+        Some((ns, rows, n + 7))
     }
 
     /// The same when the side to move's legal moves are known.
@@ -302,12 +386,26 @@ impl Evaluator {
     /// `me` must be `b`'s indices as `incremental::Features::new` computes them (or `play` along
     /// real moves keeps them): the vector copy reads the weight tables at those indices unchecked.
     pub unsafe fn evaluate_fine_features(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
-        match self.kernel.isa() {
+        // SAFETY: the same contract.
+        unsafe { self.evaluate_fine_features_within(b, me, moves, i32::MIN, i32::MAX) }
+    }
+
+    /// The same where only values within `[lo, hi]` (1/256 disc) need to be exact: where the
+    /// linear part lies `LAZY_MARGIN` beyond them, the non-linear layer is not read.
+    ///
+    /// # Safety
+    /// As `evaluate_fine_features`.
+    pub unsafe fn evaluate_fine_features_within(&self, b: &Board, me: &[u16; LANES], moves: u64, lo: i32, hi: i32) -> i32 {
+        let linear = match self.kernel.isa() {
             Isa::Portable => self.fine_features(b, me, moves),
             // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
             #[cfg(target_arch = "x86_64")]
             Isa::X86V3 => unsafe { self.fine_features_x86v3(b, me, moves) },
+        };
+        if self.net.is_none() || linear.saturating_sub(self.lazy_margin) >= hi || linear.saturating_add(self.lazy_margin) <= lo {
+            return linear;
         }
+        linear + self.net_term(b, me, moves)
     }
 
     /// The leaf evaluation with the pattern weights fetched by AVX2 gathers: eight loads an
@@ -479,6 +577,16 @@ impl OrderingEval for Evaluator {
     unsafe fn evaluate_features(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
         // SAFETY: the trait method's contract is `evaluate_fine_features`'.
         to_discs(unsafe { self.evaluate_fine_features(b, me, moves) })
+    }
+
+    unsafe fn evaluate_features_within(&self, b: &Board, me: &[u16; LANES], moves: u64, lo: i32, hi: i32) -> i32 {
+        let (lo, hi) = if lo > hi {
+            (i32::MAX, i32::MIN)
+        } else {
+            (lo.saturating_mul(256), hi.saturating_mul(256))
+        };
+        // SAFETY: the trait method's contract is `evaluate_fine_features`'.
+        to_discs(unsafe { self.evaluate_fine_features_within(b, me, moves, lo, hi) })
     }
 }
 

@@ -396,12 +396,14 @@ impl<'a, K> Run<'a, K> {
 
     /// The evaluation of a leaf whose pattern indices and legal moves are known.
     #[inline]
-    fn evaluate_leaf(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
+    /// Only values within `[lo, hi]` need be exact (`OrderingEval::evaluate_features_within`;
+    /// `lo > hi` for move ordering, which takes the cheap estimate).
+    fn evaluate_leaf(&self, b: &Board, me: &[u16; LANES], moves: u64, lo: i32, hi: i32) -> i32 {
         #[cfg(feature = "leaf-sample")]
         super::leaf_sample::offer(b);
         // SAFETY: every caller passes `b`'s indices, kept by the search from `Features::new`
         // at the root through `Features::play`/`play_me` with each move's real flips and `pass`.
-        unsafe { self.eval.evaluate_features(b, me, moves) }.clamp(-64, 64)
+        unsafe { self.eval.evaluate_features_within(b, me, moves, lo, hi) }.clamp(-64, 64)
     }
 
     /// The pattern indices of `child`, reached from `b` by a move on `sq`.
@@ -554,7 +556,7 @@ macro_rules! midgame_impl {
                             let (lo, hi) = ((alpha - ORDER_WINDOW).max(-INF), (alpha + ORDER_WINDOW).min(INF));
                             -self.pvs(&child, &cf, -hi, -lo, (depth - 5) / 4, &mut Line::new())
                         } else {
-                            -self.evaluate_leaf(&child, cf.me(), replies)
+                            -self.evaluate_leaf(&child, cf.me(), replies, 1, 0)
                         };
                         value * 64 - replies.count_ones() as i32
                     } else {
@@ -583,7 +585,7 @@ macro_rules! midgame_impl {
                     return s;
                 }
                 if depth == 0 {
-                    return self.evaluate_leaf(b, f.me(), moves);
+                    return self.evaluate_leaf(b, f.me(), moves, alpha, alpha + 1);
                 }
                 if self.solves_exactly(b, depth) {
                     return self.solve_nws(b, alpha);
@@ -616,7 +618,7 @@ macro_rules! midgame_impl {
                 if self.poll() {
                     return alpha;
                 }
-                self.evaluate_leaf(child, &f.play_me(self.deltas, sq, flips), moves)
+                self.evaluate_leaf(child, &f.play_me(self.deltas, sq, flips), moves, alpha, alpha + 1)
             }
 
             /// The part of `nws` after the TT probe: ProbCut, then the moves.
@@ -767,7 +769,7 @@ macro_rules! midgame_impl {
                     return s;
                 }
                 if depth == 0 {
-                    return self.evaluate_leaf(b, f.me(), moves);
+                    return self.evaluate_leaf(b, f.me(), moves, alpha, beta);
                 }
                 if self.solves_exactly(b, depth) {
                     // Exact from here: the solver's PV search gives value and line together.

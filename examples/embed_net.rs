@@ -1,0 +1,382 @@
+//! Does the evaluation gain from capacity beyond one weight per pattern configuration? The
+//! model the issue names (Neural Reversi's form, NNUE's first layer): every term of
+//! `eval::features` (each pattern instance's configuration, the mobility pair, the potential
+//! mobility pair, the offset by empties, the edge moves) reads a vector of `DIM` numbers instead
+//! of one; the vectors of a position's 123 terms are summed, and the value is the linear
+//! model's sum plus `Σ_k v_k · relu(acc_k + c_k)`. With `DIM = 0` it is the linear model,
+//! trained the same way on the same records: the control that separates "more fitting on this
+//! data" from "more capacity".
+//!
+//! For each stage in `STAGES`, the records of the corpus runs given (labels as `oxello train
+//! --labels deep-from-21`, lines and siblings) are split by game (game number 9 mod 10 held out);
+//! the linear part starts from the shipped weights; stochastic gradient descent on the squared
+//! error, one record at a time, a learning rate that falls linearly to a tenth. Prints the
+//! held-out MAE after each epoch. A measurement (docs/training.md), not a check:
+//!
+//! `STAGES=5 DIM=16 cargo run --release --example embed_net -- corpus/xot-d8-e20-bl5-w2-r13-s12`
+//!
+//! Settings: `STAGES` (comma list, default 5), `DIM` (0..=64, default 16), `EPOCHS` (4), `TRAIN`
+//! (most training records a stage, every k-th, default all), `LR` (embedding learning rate in
+//! 1e-4, default 10), `LIN_LR` (linear weights' rate in 1e-5, default 20), `DECAY` (weight decay
+//! of the vectors a touched row in 1e-6, default 10), `SEED` (1), `OUT` (a directory: each
+//! stage's result is written there as `stage-N.lin`, the linear weights, and `stage-N.net`, a
+//! one-stage `net.bin`; rows no training record reached are zeroed). With `ASSEMBLE=1` and
+//! `OUT`, no training: the shipped weights with every `stage-N.*` in `OUT` put in are written
+//! as `OUT/eval.bin` and `OUT/net.bin` (what `--params OUT` reads), and the engine's own
+//! evaluation of the held-out records is compared with the shipped weights', stage by stage.
+//! `DIM` must be `net::DIM` (16) for a run that writes.
+
+use oxello::corpus::LabelPolicy;
+use oxello::corpus::store::Corpus;
+use oxello::eval::net::{self, RawStage};
+use oxello::eval::{self, Evaluator, STAGE_WEIGHTS, STAGES, TERMS};
+use oxello::rng::SplitMix;
+use std::path::PathBuf;
+use std::time::Instant;
+
+mod common;
+use common::setting;
+
+struct Set {
+    /// `TERMS` feature indices a record, flat.
+    features: Vec<u32>,
+    targets: Vec<f32>,
+    /// Held out only: is the position also among the training records (a transposition, or
+    /// the same opening played the same way in two games)?
+    seen: Vec<bool>,
+}
+
+impl Set {
+    fn new() -> Set {
+        Set {
+            features: Vec::new(),
+            targets: Vec::new(),
+            seen: Vec::new(),
+        }
+    }
+    fn len(&self) -> usize {
+        self.targets.len()
+    }
+    fn row(&self, i: usize) -> &[u32] {
+        &self.features[i * TERMS..][..TERMS]
+    }
+}
+
+struct Model {
+    dim: usize,
+    lin: Vec<f32>,
+    /// `dim` numbers per stage weight.
+    emb: Vec<f32>,
+    c: Vec<f32>,
+    v: Vec<f32>,
+    bias: f32,
+}
+
+impl Model {
+    /// Returns the value; fills `acts` with the hidden units' activations.
+    fn forward(&self, f: &[u32], acts: &mut [f32; 64]) -> f32 {
+        let d = self.dim;
+        let mut y = self.bias;
+        let mut acc = [0f32; 64];
+        for &i in f {
+            y += self.lin[i as usize];
+            if d > 0 {
+                for (a, e) in acc[..d].iter_mut().zip(&self.emb[i as usize * d..][..d]) {
+                    *a += e;
+                }
+            }
+        }
+        for k in 0..d {
+            acts[k] = (acc[k] + self.c[k]).max(0.0);
+            y += self.v[k] * acts[k];
+        }
+        y
+    }
+
+    fn mae(&self, set: &Set) -> f64 {
+        let mut acts = [0f32; 64];
+        (0..set.len())
+            .map(|i| (self.forward(set.row(i), &mut acts) - set.targets[i]).abs() as f64)
+            .sum::<f64>()
+            / set.len().max(1) as f64
+    }
+
+    /// MAE over the held-out records whose position no training record has, and their count.
+    fn mae_novel(&self, set: &Set) -> (f64, usize) {
+        let mut acts = [0f32; 64];
+        let novel: Vec<usize> = (0..set.len()).filter(|&i| !set.seen[i]).collect();
+        let sum: f64 = novel
+            .iter()
+            .map(|&i| (self.forward(set.row(i), &mut acts) - set.targets[i]).abs() as f64)
+            .sum();
+        (sum / novel.len().max(1) as f64, novel.len())
+    }
+}
+
+/// Uniform in [-1, 1).
+fn uniform(seed: &mut SplitMix) -> f32 {
+    (seed.next_u64() >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+}
+
+fn main() -> Result<(), String> {
+    let paths: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("corpus")]
+    } else {
+        paths
+    };
+    let stages: Vec<usize> = std::env::var("STAGES")
+        .unwrap_or_else(|_| "5".into())
+        .split(',')
+        .map(|s| s.trim().parse::<usize>().map_err(|e| format!("STAGES: {s:?}: {e}")))
+        .collect::<Result<_, _>>()?;
+    if let Some(bad) = stages.iter().find(|&&s| s >= eval::STAGES) {
+        return Err(format!("STAGES: {bad} is not a stage (0..{})", eval::STAGES));
+    }
+    let dim = setting("DIM", 16) as usize;
+    if dim > 64 {
+        return Err("DIM: at most 64".into());
+    }
+    let epochs = setting("EPOCHS", 4);
+    let per_stage = setting("TRAIN", u32::MAX) as usize;
+    let lr0 = setting("LR", 10) as f32 * 1e-4;
+    let lin_lr0 = setting("LIN_LR", 20) as f32 * 1e-5;
+    let decay = setting("DECAY", 10) as f32 * 1e-6;
+    let mut seed = SplitMix(u64::from(setting("SEED", 1)));
+    let out = std::env::var("OUT").ok().map(PathBuf::from);
+    if out.is_some() && dim != net::DIM {
+        return Err(format!("OUT: the engine's layer has DIM {}", net::DIM));
+    }
+    let evaluator = Evaluator::embedded().map_err(|e| e.to_string())?;
+    let corpus = Corpus::load(&paths).map_err(|e| e.to_string())?;
+    let records = corpus.records(LabelPolicy::DeepFrom(21), 1.0);
+    drop(corpus);
+    let bmi2 = eval::has_bmi2();
+    if setting("ASSEMBLE", 0) != 0 {
+        let dir = out.ok_or("ASSEMBLE needs OUT")?;
+        return assemble(&dir, &evaluator, &records);
+    }
+    println!(
+        "{} records; DIM {dim}, {epochs} epochs, LR {lr0}, LIN_LR {lin_lr0}, DECAY {decay}",
+        records.len()
+    );
+    for &st in &stages {
+        let own = |r: &&oxello::eval::dataset::Record| eval::stage(r.board.empty_count()) == st;
+        let n_train = records.iter().filter(own).filter(|r| r.game % 10 != 9).count();
+        let every = n_train.div_ceil(per_stage.max(1)).max(1);
+        let (mut train, mut hold) = (Set::new(), Set::new());
+        let mut k = 0usize;
+        let mut in_train = std::collections::HashSet::new();
+        let mut hold_boards = Vec::new();
+        for r in records.iter().filter(own) {
+            if r.game % 10 == 9 {
+                hold_boards.push(r.board);
+            } else if (k + 1).is_multiple_of(every) {
+                in_train.insert(r.board);
+            }
+            let set = if r.game % 10 == 9 {
+                &mut hold
+            } else {
+                k += 1;
+                if !k.is_multiple_of(every) {
+                    continue;
+                }
+                &mut train
+            };
+            set.features.extend_from_slice(&eval::features(&r.board, bmi2));
+            set.targets.push(f32::from(r.score));
+        }
+        hold.seen = hold_boards.iter().map(|b| in_train.contains(b)).collect();
+        drop(in_train);
+        let mut m = Model {
+            dim,
+            lin: evaluator.stage_weights(st),
+            emb: (0..STAGE_WEIGHTS * dim).map(|_| uniform(&mut seed) * 0.1).collect(),
+            c: vec![0.0; dim],
+            v: (0..dim).map(|_| uniform(&mut seed) * 0.5).collect(),
+            bias: 0.0,
+        };
+        let lin_only = Model {
+            dim: 0,
+            lin: m.lin.clone(),
+            emb: Vec::new(),
+            c: Vec::new(),
+            v: Vec::new(),
+            bias: 0.0,
+        };
+        let (novel, n_novel) = lin_only.mae_novel(&hold);
+        println!(
+            "stage {st}: {} train, {} held out; shipped: train {:.3}, held out {:.3}; the {n_novel} held-out positions no training record has: {novel:.3}",
+            train.len(),
+            hold.len(),
+            lin_only.mae(&train),
+            lin_only.mae(&hold)
+        );
+        let mut order: Vec<u32> = (0..train.len() as u32).collect();
+        let total = (epochs as usize * train.len()).max(1) as f32;
+        let mut step = 0usize;
+        let mut acts = [0f32; 64];
+        let mut seen = vec![false; STAGE_WEIGHTS];
+        for epoch in 0..epochs {
+            let t0 = Instant::now();
+            if epoch == 0 {
+                for &i in &order {
+                    for &j in train.row(i as usize) {
+                        seen[j as usize] = true;
+                    }
+                }
+            }
+            for i in (1..order.len()).rev() {
+                order.swap(i, seed.below(i as u64 + 1) as usize);
+            }
+            for &i in &order {
+                let fall = 1.0 - 0.9 * step as f32 / total;
+                step += 1;
+                let (lr, lin_lr) = (lr0 * fall, lin_lr0 * fall);
+                let f = train.row(i as usize);
+                let err = m.forward(f, &mut acts) - train.targets[i as usize];
+                // Squared error, clipped so that a wild label does not throw the vectors.
+                let g = err.clamp(-16.0, 16.0);
+                m.bias -= lin_lr * g;
+                let mut up = [0f32; 64];
+                for k in 0..dim {
+                    if acts[k] > 0.0 {
+                        up[k] = lr * g * m.v[k];
+                        m.c[k] -= up[k];
+                    }
+                    m.v[k] -= lr * g * acts[k];
+                }
+                for &j in f {
+                    m.lin[j as usize] -= lin_lr * g;
+                    if dim > 0 {
+                        for (e, u) in m.emb[j as usize * dim..][..dim].iter_mut().zip(&up[..dim]) {
+                            *e -= u + decay * *e;
+                        }
+                    }
+                }
+            }
+            println!(
+                "  stage {st} DIM {dim} epoch {}: train {:.3}, held out {:.3} ({:.0} s)",
+                epoch + 1,
+                m.mae(&Set {
+                    features: train.features[..train.features.len().min(200_000 * TERMS)].to_vec(),
+                    targets: train.targets[..train.len().min(200_000)].to_vec(),
+                    seen: Vec::new(),
+                }),
+                m.mae(&hold),
+                t0.elapsed().as_secs_f64()
+            );
+        }
+        // Rows no training record reached keep their random start: zero them.
+        for (r, &hit) in seen.iter().enumerate() {
+            if !hit && dim > 0 {
+                m.emb[r * dim..][..dim].iter_mut().for_each(|e| *e = 0.0);
+            }
+        }
+        // How far the layer moves the linear part's value: what a lazy evaluation may skip.
+        let mut moved: Vec<f32> = (0..hold.len())
+            .map(|i| {
+                let f = hold.row(i);
+                let lin: f32 = m.bias + f.iter().map(|&j| m.lin[j as usize]).sum::<f32>();
+                (m.forward(f, &mut acts) - lin).abs()
+            })
+            .collect();
+        moved.sort_by(f32::total_cmp);
+        let q = |p: f64| moved.get(((moved.len() as f64 - 1.0) * p) as usize).copied().unwrap_or(0.0);
+        println!(
+            "  stage {st}: the layer moves the value by {:.2} discs on average; 50 / 90 / 95 / 99 %: {:.2} / {:.2} / {:.2} / {:.2}",
+            moved.iter().map(|&x| x as f64).sum::<f64>() / moved.len().max(1) as f64,
+            q(0.5),
+            q(0.9),
+            q(0.95),
+            q(0.99)
+        );
+        let (novel, n_novel) = m.mae_novel(&hold);
+        println!(
+            "  stage {st} DIM {dim} final (unseen rows zeroed): held out {:.3}; the {n_novel} held-out positions no training record has: {novel:.3}",
+            m.mae(&hold)
+        );
+        if let Some(dir) = &out {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            let lin: Vec<u8> = m
+                .lin
+                .iter()
+                .flat_map(|w| quantize(*w, eval::SCALE as f32).to_le_bytes())
+                .collect();
+            let raw = RawStage {
+                stage: st,
+                entries: m.emb.iter().map(|e| quantize(*e, net::QUANT)).collect(),
+                c: std::array::from_fn(|k| m.c[k]),
+                v: std::array::from_fn(|k| m.v[k]),
+                bias: m.bias,
+            };
+            for (name, bytes) in [
+                (format!("stage-{st}.lin"), lin),
+                (format!("stage-{st}.net"), net::encode(&[raw])),
+            ] {
+                let path = dir.join(name);
+                std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn quantize(x: f32, scale: f32) -> i16 {
+    let max = f32::from(eval::weights::MAX_WEIGHT);
+    (x * scale).round().clamp(-max, max) as i16
+}
+
+/// `OUT/eval.bin` and `OUT/net.bin` from the shipped weights and `OUT/stage-N.*`, then the
+/// held-out MAE of the engine's evaluation, shipped against assembled, per stage.
+fn assemble(dir: &std::path::Path, shipped: &Evaluator, records: &[oxello::eval::dataset::Record]) -> Result<(), String> {
+    let read = |name: String| {
+        let path = dir.join(&name);
+        std::fs::read(&path).ok().map(|b| (b, path.display().to_string()))
+    };
+    let mut weights: Vec<i16> = Vec::with_capacity(STAGES * STAGE_WEIGHTS);
+    let mut raws = Vec::new();
+    for st in 0..STAGES {
+        match read(format!("stage-{st}.lin")) {
+            Some((bytes, name)) => {
+                if bytes.len() != STAGE_WEIGHTS * 2 {
+                    return Err(format!("{name}: {} bytes, expected {}", bytes.len(), STAGE_WEIGHTS * 2));
+                }
+                weights.extend(bytes.chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]])));
+            }
+            None => weights.extend(shipped.stage_weights(st).iter().map(|w| quantize(*w, eval::SCALE as f32))),
+        }
+        if let Some((bytes, name)) = read(format!("stage-{st}.net")) {
+            raws.extend(net::decode(&bytes, &name).map_err(|e| e.to_string())?);
+        }
+    }
+    let lin = Evaluator::from_weights(weights);
+    for (name, bytes) in [("eval.bin", lin.encode()), ("net.bin", net::encode(&raws))] {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    let new = Evaluator::load_or_embedded(Some(dir)).map_err(|e| e.to_string())?;
+    println!(
+        "assembled {}: net stages {:?}",
+        dir.display(),
+        raws.iter().map(|r| r.stage).collect::<Vec<_>>()
+    );
+    println!("| stage | held out | shipped | linear part | with the layer |");
+    println!("|---|---|---|---|---|");
+    for st in 0..STAGES {
+        let (mut n, mut a, mut b, mut c) = (0usize, 0f64, 0f64, 0f64);
+        for r in records
+            .iter()
+            .filter(|r| r.game % 10 == 9 && eval::stage(r.board.empty_count()) == st)
+        {
+            let t = f64::from(r.score);
+            n += 1;
+            a += (f64::from(shipped.evaluate_fine(&r.board)) / 256.0 - t).abs();
+            b += (f64::from(lin.evaluate_fine(&r.board)) / 256.0 - t).abs();
+            c += (f64::from(new.evaluate_fine(&r.board)) / 256.0 - t).abs();
+        }
+        let n = n.max(1) as f64;
+        println!("| {st} | {} | {:.3} | {:.3} | {:.3} |", n as usize, a / n, b / n, c / n);
+    }
+    Ok(())
+}
