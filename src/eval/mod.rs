@@ -343,7 +343,12 @@ impl Evaluator {
                 for &r in &rows[..n] {
                     ns.prefetch(r);
                 }
-                ns.value(&rows[..n])
+                match self.kernel.isa() {
+                    Isa::Portable => ns.value(&rows[..n]),
+                    // SAFETY: `Kernel::detect` found AVX2 for this copy.
+                    #[cfg(target_arch = "x86_64")]
+                    Isa::X86V3 => unsafe { ns.value_avx2(&rows[..n]) },
+                }
             }
             None => 0,
         }
