@@ -78,7 +78,7 @@ const SET5_STAGE_WEIGHTS: usize = EDGE_MOBILITY;
 /// How far (discs) beyond the window the linear part must lie for a lazy evaluation to skip
 /// the non-linear layer (`evaluate_fine_features_within`); `OXELLO_LAZY_MARGIN` overrides it
 /// for measurements.
-const LAZY_MARGIN: i32 = 4;
+pub const LAZY_MARGIN: i32 = 4;
 /// Weights are stored in 1/SCALE disc.
 pub const SCALE: i32 = 64;
 /// Stages by empties: stage = min(empties, 59) / STAGE_WIDTH.

@@ -322,4 +322,35 @@ mod tests {
         }
         assert!(moved > 10, "the layer changed {moved} values of 16");
     }
+
+    /// The lazy reading: the layer where the linear value is near the window, the linear value
+    /// alone where it lies beyond the margin or where the caller asks for the cheap estimate.
+    #[test]
+    fn the_lazy_evaluation_skips_the_layer_only_far_from_the_window() {
+        use crate::board::{Board, bits};
+        use crate::eval::Evaluator;
+        use crate::eval::incremental::{Deltas, Features};
+        let shipped = Evaluator::embedded().expect("embedded weights");
+        let layers: Vec<RawStage> = (0..STAGES).map(|s| raw(s, s as u64 + 7)).collect();
+        let e = shipped.clone().with_net(&layers);
+        let mut b = Board::START;
+        for sq in [37, 43, 34, 29, 26, 20, 19, 42, 21, 18, 17, 44, 33, 25, 45, 41] {
+            b = b.play(sq).unwrap_or(b.pass());
+        }
+        let (moves, f) = (bits::moves(b.player, b.opponent), Features::new(Deltas::get(), &b));
+        // SAFETY: `f` holds `b`'s indices, computed from scratch.
+        let within = |lo, hi| unsafe { e.evaluate_fine_features_within(&b, f.me(), moves, lo, hi) };
+        // SAFETY: as above.
+        let (full, linear) = (
+            unsafe { e.evaluate_fine_features(&b, f.me(), moves) },
+            shipped.evaluate_fine(&b),
+        );
+        assert_ne!(full, linear, "the test's layer must move this value");
+        let margin = 256 * crate::eval::LAZY_MARGIN;
+        assert_eq!(within(linear, linear + 1), full);
+        assert_eq!(within(linear + margin - 1, linear + margin), full);
+        assert_eq!(within(linear + margin, linear + margin + 1), linear);
+        assert_eq!(within(linear - margin - 1, linear - margin), linear);
+        assert_eq!(within(i32::MAX, i32::MIN), linear);
+    }
 }
