@@ -3,7 +3,6 @@
 //! and the depth types.
 
 pub mod depth;
-pub mod huge;
 pub mod kernel;
 pub mod ordering;
 

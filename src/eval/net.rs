@@ -160,7 +160,7 @@ impl Net {
     pub fn new(raw: &[RawStage], folding: &Folding, fold_edges: impl Fn(&[i16]) -> Vec<i16>) -> Net {
         let mut stages: Vec<Option<NetStage>> = (0..STAGES).map(|_| None).collect();
         for s in raw {
-            let mut rows: Vec<[i16; DIM]> = crate::base::huge::zeroed_vec(STAGE_WEIGHTS);
+            let mut rows = vec![[0i16; DIM]; STAGE_WEIGHTS];
             for k in 0..DIM {
                 let channel: Vec<i16> = (0..STAGE_WEIGHTS).map(|r| s.entries[r * DIM + k]).collect();
                 let mut folded = folding.fold(&channel);
