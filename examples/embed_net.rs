@@ -119,20 +119,8 @@ fn uniform(seed: &mut SplitMix) -> f32 {
 }
 
 fn main() -> Result<(), String> {
-    let paths: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from("corpus")]
-    } else {
-        paths
-    };
-    let stages: Vec<usize> = std::env::var("STAGES")
-        .unwrap_or_else(|_| "5".into())
-        .split(',')
-        .map(|s| s.trim().parse::<usize>().map_err(|e| format!("STAGES: {s:?}: {e}")))
-        .collect::<Result<_, _>>()?;
-    if let Some(bad) = stages.iter().find(|&&s| s >= eval::STAGES) {
-        return Err(format!("STAGES: {bad} is not a stage (0..{})", eval::STAGES));
-    }
+    let paths = common::corpus_paths();
+    let stages = common::stages("5")?;
     let dim = setting("DIM", 16) as usize;
     if dim > 64 {
         return Err("DIM: at most 64".into());

@@ -23,7 +23,6 @@ use oxello::corpus::store::Corpus;
 use oxello::eval::patterns::{INSTANCES, N_SHAPES};
 use oxello::eval::{self, Evaluator, TERMS};
 use oxello::rng::SplitMix;
-use std::path::PathBuf;
 
 mod common;
 use common::setting;
@@ -184,20 +183,8 @@ fn fit(model: &mut Model, train: &[Sample], hold: &[Sample], epochs: u32, seed: 
 }
 
 fn main() -> Result<(), String> {
-    let paths: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
-    let paths = if paths.is_empty() {
-        vec![PathBuf::from("corpus")]
-    } else {
-        paths
-    };
-    let stages: Vec<usize> = std::env::var("STAGES")
-        .unwrap_or_else(|_| "2,3,4".into())
-        .split(',')
-        .map(|s| s.trim().parse::<usize>().map_err(|e| format!("STAGES: {s:?}: {e}")))
-        .collect::<Result<_, _>>()?;
-    if let Some(bad) = stages.iter().find(|&&s| s >= eval::STAGES) {
-        return Err(format!("STAGES: {bad} is not a stage (0..{})", eval::STAGES));
-    }
+    let paths = common::corpus_paths();
+    let stages = common::stages("2,3,4")?;
     let (per_stage, hidden, epochs) = (
         setting("TRAIN", 400_000) as usize,
         setting("HIDDEN", 16) as usize,

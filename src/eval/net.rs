@@ -265,6 +265,16 @@ mod tests {
         }
     }
 
+    /// The shipped weights, a random layer for every stage, the two together, and the moves
+    /// of a game that runs from 60 to 44 empties (stages 9 to 7).
+    const LINE: [usize; 16] = [37, 43, 34, 29, 26, 20, 19, 42, 21, 18, 17, 44, 33, 25, 45, 41];
+    fn with_random_layers() -> (crate::eval::Evaluator, Vec<RawStage>, crate::eval::Evaluator) {
+        let shipped = crate::eval::Evaluator::embedded().expect("embedded weights");
+        let layers: Vec<RawStage> = (0..STAGES).map(|s| raw(s, s as u64 + 7)).collect();
+        let e = shipped.clone().with_net(&layers);
+        (shipped, layers, e)
+    }
+
     #[test]
     fn a_net_file_round_trips_and_damage_is_named() {
         let stages = vec![raw(5, 1), raw(3, 2)];
@@ -287,13 +297,11 @@ mod tests {
     fn the_folded_layer_matches_the_trainers_view() {
         use crate::board::{Board, bits, symmetry};
         use crate::eval::incremental::{Deltas, Features};
-        use crate::eval::{Evaluator, features, has_bmi2, stage};
-        let shipped = Evaluator::embedded().expect("embedded weights");
-        let layers: Vec<RawStage> = (0..STAGES).map(|s| raw(s, s as u64 + 7)).collect();
-        let e = shipped.clone().with_net(&layers);
+        use crate::eval::{features, has_bmi2, stage};
+        let (shipped, layers, e) = with_random_layers();
         let mut b = Board::START;
         let mut moved = 0;
-        for sq in [37, 43, 34, 29, 26, 20, 19, 42, 21, 18, 17, 44, 33, 25, 45, 41] {
+        for sq in LINE {
             b = b.play(sq).unwrap_or(b.pass());
             let l = &layers[stage(b.empty_count())];
             let mut acc: [i64; DIM] = std::array::from_fn(|k| (l.c[k] * QUANT).round() as i64);
@@ -328,15 +336,9 @@ mod tests {
     #[test]
     fn the_lazy_evaluation_skips_the_layer_only_far_from_the_window() {
         use crate::board::{Board, bits};
-        use crate::eval::Evaluator;
         use crate::eval::incremental::{Deltas, Features};
-        let shipped = Evaluator::embedded().expect("embedded weights");
-        let layers: Vec<RawStage> = (0..STAGES).map(|s| raw(s, s as u64 + 7)).collect();
-        let e = shipped.clone().with_net(&layers);
-        let mut b = Board::START;
-        for sq in [37, 43, 34, 29, 26, 20, 19, 42, 21, 18, 17, 44, 33, 25, 45, 41] {
-            b = b.play(sq).unwrap_or(b.pass());
-        }
+        let (shipped, _, e) = with_random_layers();
+        let b = LINE.iter().fold(Board::START, |b, &sq| b.play(sq).unwrap_or(b.pass()));
         let (moves, f) = (bits::moves(b.player, b.opponent), Features::new(Deltas::get(), &b));
         // SAFETY: `f` holds `b`'s indices, computed from scratch.
         let within = |lo, hi| unsafe { e.evaluate_fine_features_within(&b, f.me(), moves, lo, hi) };
