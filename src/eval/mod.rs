@@ -241,11 +241,6 @@ impl Evaluator {
         self
     }
 
-    /// Does a non-linear layer cover some stage?
-    pub fn has_net(&self) -> bool {
-        self.net.is_some()
-    }
-
     /// The weights shipped in the binary.
     pub fn embedded() -> Result<Evaluator, EvalError> {
         Evaluator::from_bytes(EMBEDDED, "params/eval.bin (embedded)")

@@ -394,10 +394,10 @@ impl<'a, K> Run<'a, K> {
         draw::value(b.final_score(), self.draw_at(b))
     }
 
-    /// The evaluation of a leaf whose pattern indices and legal moves are known.
+    /// The evaluation of a leaf whose pattern indices and legal moves are known. Only values
+    /// within `[lo, hi]` need be exact (`OrderingEval::evaluate_features_within`; `lo > hi` for
+    /// move ordering, which takes the cheap estimate).
     #[inline]
-    /// Only values within `[lo, hi]` need be exact (`OrderingEval::evaluate_features_within`;
-    /// `lo > hi` for move ordering, which takes the cheap estimate).
     fn evaluate_leaf(&self, b: &Board, me: &[u16; LANES], moves: u64, lo: i32, hi: i32) -> i32 {
         #[cfg(feature = "leaf-sample")]
         super::leaf_sample::offer(b);
