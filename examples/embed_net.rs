@@ -94,22 +94,23 @@ impl Model {
     }
 
     fn mae(&self, set: &Set) -> f64 {
-        let mut acts = [0f32; 64];
-        (0..set.len())
-            .map(|i| (self.forward(set.row(i), &mut acts) - set.targets[i]).abs() as f64)
-            .sum::<f64>()
-            / set.len().max(1) as f64
+        self.mae_over(set, 0..set.len()).0
     }
 
     /// MAE over the held-out records whose position no training record has, and their count.
     fn mae_novel(&self, set: &Set) -> (f64, usize) {
+        self.mae_over(set, (0..set.len()).filter(|&i| !set.seen[i]))
+    }
+
+    /// MAE over the records `which` of `set`, and their count.
+    fn mae_over(&self, set: &Set, which: impl Iterator<Item = usize>) -> (f64, usize) {
         let mut acts = [0f32; 64];
-        let novel: Vec<usize> = (0..set.len()).filter(|&i| !set.seen[i]).collect();
-        let sum: f64 = novel
-            .iter()
-            .map(|&i| (self.forward(set.row(i), &mut acts) - set.targets[i]).abs() as f64)
-            .sum();
-        (sum / novel.len().max(1) as f64, novel.len())
+        let (mut sum, mut n) = (0f64, 0usize);
+        for i in which {
+            sum += (self.forward(set.row(i), &mut acts) - set.targets[i]).abs() as f64;
+            n += 1;
+        }
+        (sum / n.max(1) as f64, n)
     }
 }
 
@@ -246,11 +247,7 @@ fn main() -> Result<(), String> {
             println!(
                 "  stage {st} DIM {dim} epoch {}: train {:.3}, held out {:.3} ({:.0} s)",
                 epoch + 1,
-                m.mae(&Set {
-                    features: train.features[..train.features.len().min(200_000 * TERMS)].to_vec(),
-                    targets: train.targets[..train.len().min(200_000)].to_vec(),
-                    seen: Vec::new(),
-                }),
+                m.mae_over(&train, 0..train.len().min(200_000)).0,
                 m.mae(&hold),
                 t0.elapsed().as_secs_f64()
             );
