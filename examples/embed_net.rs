@@ -24,7 +24,7 @@
 //! `OUT`, no training: the shipped weights with every `stage-N.*` in `OUT` put in are written
 //! as `OUT/eval.bin` and `OUT/net.bin` (what `--params OUT` reads), and the engine's own
 //! evaluation of the held-out records is compared with the shipped weights', stage by stage.
-//! `DIM` must be `net::DIM` (16) for a run that writes.
+//! `DIM` must be one the engine reads (`net::DIMS`: 8 or 16) for a run that writes.
 
 use oxello::corpus::LabelPolicy;
 use oxello::corpus::store::Corpus;
@@ -133,8 +133,8 @@ fn main() -> Result<(), String> {
     let decay = setting("DECAY", 10) as f32 * 1e-6;
     let mut seed = SplitMix(u64::from(setting("SEED", 1)));
     let out = std::env::var("OUT").ok().map(PathBuf::from);
-    if out.is_some() && dim != net::DIM {
-        return Err(format!("OUT: the engine's layer has DIM {}", net::DIM));
+    if out.is_some() && !net::DIMS.contains(&dim) {
+        return Err(format!("OUT: the engine reads a layer of DIM {:?}", net::DIMS));
     }
     let evaluator = Evaluator::embedded().map_err(|e| e.to_string())?;
     let corpus = Corpus::load(&paths).map_err(|e| e.to_string())?;
@@ -291,8 +291,8 @@ fn main() -> Result<(), String> {
             let raw = RawStage {
                 stage: st,
                 entries: m.emb.iter().map(|e| quantize(*e, net::QUANT)).collect(),
-                c: std::array::from_fn(|k| m.c[k]),
-                v: std::array::from_fn(|k| m.v[k]),
+                c: m.c.clone(),
+                v: m.v.clone(),
                 bias: m.bias,
             };
             for (name, bytes) in [

@@ -155,19 +155,30 @@ fn fold_edge_table(t: &[i16]) -> Vec<i16> {
     (0..EDGE_TABLE).map(|i| t[i] + t[rev(i)]).collect()
 }
 
-/// Sum of the terms besides the patterns in one stage's folded weights `w`: mobility,
-/// potential mobility, offset by empties and the edge moves.
+/// The rows of one stage's folded table that the terms besides the patterns read: mobility,
+/// potential mobility, offset by empties and the four edges' moves. Computed once a leaf, for
+/// the linear sum and the non-linear layer both.
 #[inline(always)]
-fn other_terms(w: &[i16], b: &Board, moves: u64) -> i32 {
+fn other_rows(b: &Board, moves: u64) -> [u32; 7] {
     let replies = bits::moves(b.opponent, b.player);
     let [mobility, potential, offset] = extra_terms(b, moves, replies);
-    let edge_table = &w[EDGE_MOBILITY..];
-    let edge_sum: i32 = edges(moves)
-        .iter()
-        .zip(edges(replies))
-        .map(|(&m, r)| edge_table[m + 256 * r] as i32)
-        .sum();
-    edge_sum + w[mobility] as i32 + w[potential] as i32 + w[offset] as i32
+    let (em, er) = (edges(moves), edges(replies));
+    let edge = |j: usize| (EDGE_MOBILITY + em[j] + 256 * er[j]) as u32;
+    [
+        mobility as u32,
+        potential as u32,
+        offset as u32,
+        edge(0),
+        edge(1),
+        edge(2),
+        edge(3),
+    ]
+}
+
+/// Sum of the terms besides the patterns in one stage's folded weights `w`.
+#[inline(always)]
+fn other_terms(w: &[i16], rows: &[u32; 7]) -> i32 {
+    rows.iter().map(|&r| w[r as usize] as i32).sum()
 }
 
 pub fn has_bmi2() -> bool {
@@ -326,57 +337,55 @@ impl Evaluator {
             return linear;
         }
         let f = incremental::Features::new(incremental::Deltas::get(), b);
-        linear + self.net_term(b, f.me(), moves)
+        // SAFETY: `f` holds `b`'s indices, computed from scratch.
+        linear + unsafe { self.net_term(b, f.me(), &other_rows(b, moves)) }
     }
 
     /// The non-linear layer's part of the value (1/256 disc), 0 where it does not cover the
-    /// stage. `me` must be `b`'s incremental indices.
+    /// stage.
+    ///
+    /// # Safety
+    /// `me` must be `b`'s incremental indices (as for `evaluate_fine_features`), `others` its
+    /// `other_rows`: the layer's rows are read unchecked at them.
     #[inline(always)]
-    fn net_term(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
-        match self.net_rows(b, me, moves) {
-            Some((ns, rows, n)) => {
-                for &r in &rows[..n] {
-                    ns.prefetch(r);
-                }
-                match self.kernel.isa() {
-                    Isa::Portable => ns.value(&rows[..n]),
-                    // SAFETY: `Kernel::detect` found AVX2 for this copy.
-                    #[cfg(target_arch = "x86_64")]
-                    Isa::X86V3 => unsafe { ns.value_avx2(&rows[..n]) },
-                }
-            }
-            None => 0,
+    unsafe fn net_term(&self, b: &Board, me: &[u16; LANES], others: &[u32; 7]) -> i32 {
+        let Some(ns) = self.net_stage(b) else {
+            return 0;
+        };
+        let n = self.instances.len();
+        match self.kernel.isa() {
+            Isa::Portable => ns.value(&self.net_rows(me, others)[..n + 7]),
+            // SAFETY: `Kernel::detect` found AVX2 for this copy; `me` holds `b`'s indices (the
+            // callers' contract), so `lane_offsets[i] + me[i]` is instance i's row of the
+            // folded table, as the linear sum reads it, and `other_rows` gives rows of it.
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86V3 => unsafe { ns.value_avx2(&me[..n], &self.lane_offsets[..n], others) },
         }
     }
 
-    /// The layer of `b`'s stage and the rows of it that `b` reads (how many), if a layer
-    /// covers the stage.
+    /// The layer of `b`'s stage, if one covers it.
     #[inline(always)]
-    fn net_rows(&self, b: &Board, me: &[u16; LANES], moves: u64) -> Option<(&net::NetStage, [u32; LANES + 7], usize)> {
-        let ns = self.net.as_ref()?.stages[stage(b.empty_count())].as_ref()?;
-        let replies = bits::moves(b.opponent, b.player);
-        // The rows to sum, in a plain array: a chain of iterators kept the loop from being
-        // vectorised.
+    fn net_stage(&self, b: &Board) -> Option<&net::NetStage> {
+        self.net.as_ref()?.stages[stage(b.empty_count())].as_ref()
+    }
+
+    /// The rows of the folded table a position reads: its instances' (`me`), then `others`.
+    #[inline(always)]
+    fn net_rows(&self, me: &[u16; LANES], others: &[u32; 7]) -> [u32; LANES + 7] {
         let mut rows = [0u32; LANES + 7];
         let n = self.instances.len();
-        for ((r, i), &x) in rows.iter_mut().zip(&self.instances).zip(me) {
-            *r = (i.offset + x as usize) as u32;
+        for ((r, &o), &x) in rows.iter_mut().zip(&self.lane_offsets).zip(me).take(n) {
+            *r = o + u32::from(x);
         }
-        for (r, x) in rows[n..].iter_mut().zip(extra_terms(b, moves, replies)) {
-            *r = x as u32;
-        }
-        let (em, er) = (edges(moves), edges(replies));
-        for (j, r) in rows[n + 3..n + 7].iter_mut().enumerate() {
-            *r = (EDGE_MOBILITY + em[j] + 256 * er[j]) as u32;
-        }
-        Some((ns, rows, n + 7))
+        rows[n..n + 7].copy_from_slice(others);
+        rows
     }
 
     /// The same when the side to move's legal moves are known.
     #[inline]
     fn evaluate_fine_with_moves(&self, b: &Board, moves: u64) -> i32 {
         let w = self.stage(b);
-        (self.pattern_sum(b, w) + other_terms(w, b, moves)) * (256 / SCALE)
+        (self.pattern_sum(b, w) + other_terms(w, &other_rows(b, moves))) * (256 / SCALE)
     }
 
     /// The same from the position's incremental pattern indices, in the fastest compiled copy:
@@ -396,16 +405,18 @@ impl Evaluator {
     /// # Safety
     /// As `evaluate_fine_features`.
     pub unsafe fn evaluate_fine_features_within(&self, b: &Board, me: &[u16; LANES], moves: u64, lo: i32, hi: i32) -> i32 {
+        let others = other_rows(b, moves);
         let linear = match self.kernel.isa() {
-            Isa::Portable => self.fine_features(b, me, moves),
+            Isa::Portable => self.fine_features(b, me, &others),
             // SAFETY: `Kernel::detect` found every feature this copy is compiled for.
             #[cfg(target_arch = "x86_64")]
-            Isa::X86V3 => unsafe { self.fine_features_x86v3(b, me, moves) },
+            Isa::X86V3 => unsafe { self.fine_features_x86v3(b, me, &others) },
         };
         if self.net.is_none() || linear.saturating_sub(self.lazy_margin) >= hi || linear.saturating_add(self.lazy_margin) <= lo {
             return linear;
         }
-        linear + self.net_term(b, me, moves)
+        // SAFETY: this function's contract.
+        linear + unsafe { self.net_term(b, me, &others) }
     }
 
     /// The leaf evaluation with the pattern weights fetched by AVX2 gathers: eight loads an
@@ -413,7 +424,7 @@ impl Evaluator {
     /// fit the CPU's reorder window and waited on the cache in turns.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]
-    fn fine_features_x86v3(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
+    fn fine_features_x86v3(&self, b: &Board, me: &[u16; LANES], others: &[u32; 7]) -> i32 {
         use std::arch::x86_64::*;
         const { assert!(LANES.is_multiple_of(8)) };
         let w = self.stage(b);
@@ -448,11 +459,11 @@ impl Evaluator {
         let sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b01_00_11_10>(sum));
         let sum = _mm_add_epi32(sum, _mm_shuffle_epi32::<0b10_11_00_01>(sum));
         let patterns = _mm_cvtsi128_si32(sum);
-        (patterns + other_terms(w, b, moves)) * (256 / SCALE)
+        (patterns + other_terms(w, others)) * (256 / SCALE)
     }
 
     #[inline(always)]
-    fn fine_features(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
+    fn fine_features(&self, b: &Board, me: &[u16; LANES], others: &[u32; 7]) -> i32 {
         let w = self.stage(b);
         let patterns: i32 = self
             .instances
@@ -460,7 +471,7 @@ impl Evaluator {
             .zip(me)
             .map(|(i, &x)| w[i.offset + x as usize] as i32)
             .sum();
-        (patterns + other_terms(w, b, moves)) * (256 / SCALE)
+        (patterns + other_terms(w, others)) * (256 / SCALE)
     }
 
     /// The folded weights of `b`'s stage.

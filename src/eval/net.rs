@@ -1,15 +1,15 @@
 //! An optional non-linear layer over the evaluation's own terms (issue 41 item 5; an
 //! experiment, not the default): every term the linear model reads (each pattern instance's
 //! configuration, the mobility pair, the potential-mobility pair, the offset by empties, the
-//! edge moves) also reads a vector of `DIM` numbers; a position's vectors are summed and the
+//! edge moves) also reads a vector of `dim` numbers (8 or 16); a position's vectors are summed and the
 //! value gains `bias + Σ_k v_k · max(0, c_k + acc_k)` (discs). This is the first layer of an
 //! NNUE, with the linear model kept beside it, and it is read at the same indices as the
 //! linear weights, so the same symmetric folding serves it.
 //!
-//! The file `net.bin`: magic `OXNT`, version 1, the pattern set it was trained for, `DIM`, a
+//! The file `net.bin`: magic `OXNT`, version 1, the pattern set it was trained for, `dim`, a
 //! mask of the stages it covers (bit s for stage s); then for each covered stage in order its
-//! `STAGE_WEIGHTS × DIM` vector entries (row after row, little-endian i16 in 1/`QUANT`), then `c`,
-//! `v` (`DIM` little-endian f32 each) and the bias (f32); then an FNV-1a checksum of
+//! `STAGE_WEIGHTS × dim` vector entries (row after row, little-endian i16 in 1/`QUANT`), then `c`,
+//! `v` (`dim` little-endian f32 each) and the bias (f32); then an FNV-1a checksum of
 //! everything before it. Stages without a net are evaluated by the linear model alone.
 
 use super::fold::Folding;
@@ -18,35 +18,48 @@ use super::{STAGE_WEIGHTS, STAGES};
 
 pub const MAGIC: &[u8; 4] = b"OXNT";
 pub const VERSION: u32 = 1;
-/// Vector length (the hidden units): fixed so that the accumulation compiles to a few vector
-/// registers.
-pub const DIM: usize = 16;
-/// Vector entries are stored in 1/QUANT: the folded tables sum up to four entries, so a stored
+/// The vector lengths (hidden units) the engine reads: each has its own accumulation, a few
+/// vector registers wide.
+pub const DIMS: [usize; 2] = [8, 16];
+/// Trained entries are stored in 1/QUANT: the folded tables sum up to four entries, so a stored
 /// entry is bounded by `weights::MAX_WEIGHT` (8 units).
 pub const QUANT: f32 = 1024.0;
+/// The share of a stage's folded entries that its one-byte scale represents without clipping:
+/// the few beyond it saturate, so that they do not coarsen the scale of all the others.
+const CLIP_QUANTILE: f64 = 0.9999;
 const HEADER: usize = 20;
 
-/// One stage's layer, folded as the linear weights are (`Evaluator::from_weights`).
+/// One stage's layer, folded as the linear weights are (`Evaluator::from_weights`) and held in
+/// one byte an entry: a row is 8 or 16 bytes, so a stage's table is a quarter to half of what
+/// two-byte entries take and more of it stays in the caches.
 pub struct NetStage {
-    /// `STAGE_WEIGHTS` rows of `DIM` entries in 1/QUANT.
-    pub rows: Vec<[i16; DIM]>,
-    /// `c` in 1/QUANT.
-    pub c: [i32; DIM],
-    /// `v` scaled so that `v · acc` (acc in 1/QUANT) is in 1/256 disc.
-    pub v: [f32; DIM],
+    dim: usize,
+    /// `STAGE_WEIGHTS` rows of `dim` entries, in 1/`scale` unit.
+    rows: Vec<i8>,
+    /// `c` in 1/`scale` unit.
+    c: [i32; 16],
+    /// `v` scaled so that `v · acc` (acc in 1/`scale` unit) is in 1/256 disc.
+    v: [f32; 16],
     /// In 1/256 disc.
-    pub bias: f32,
+    bias: f32,
 }
 
 /// The layer as trained (unfolded, in units), what the file holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RawStage {
     pub stage: usize,
-    /// `STAGE_WEIGHTS × DIM` entries in 1/QUANT.
+    /// `STAGE_WEIGHTS × dim` entries in 1/QUANT, row after row.
     pub entries: Vec<i16>,
-    pub c: [f32; DIM],
-    pub v: [f32; DIM],
+    /// `dim` numbers each.
+    pub c: Vec<f32>,
+    pub v: Vec<f32>,
     pub bias: f32,
+}
+
+impl RawStage {
+    pub fn dim(&self) -> usize {
+        self.c.len()
+    }
 }
 
 pub struct Net {
@@ -60,11 +73,17 @@ fn err(file: &str, problem: WeightsProblem) -> EvalError {
     }
 }
 
+/// The file for `raw`, whose stages must share one `dim` (the trainer's output does).
 pub fn encode(raw: &[RawStage]) -> Vec<u8> {
+    let dim = raw.first().map_or(DIMS[1], RawStage::dim);
+    assert!(
+        raw.iter()
+            .all(|s| s.dim() == dim && s.v.len() == dim && s.entries.len() == STAGE_WEIGHTS * dim)
+    );
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
     let mask = raw.iter().fold(0u32, |m, s| m | 1 << s.stage);
-    for v in [VERSION, weights::PATTERN_SET, DIM as u32, mask] {
+    for v in [VERSION, weights::PATTERN_SET, dim as u32, mask] {
         out.extend_from_slice(&v.to_le_bytes());
     }
     let mut sorted: Vec<&RawStage> = raw.iter().collect();
@@ -103,7 +122,7 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
         return Err(err(file, WeightsProblem::PatternSet(word(8))));
     }
     let (dim, mask) = (word(12), word(16));
-    if dim as usize != DIM || mask >> STAGES != 0 {
+    if !DIMS.contains(&(dim as usize)) || mask >> STAGES != 0 {
         return Err(err(
             file,
             WeightsProblem::Shape {
@@ -112,7 +131,8 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
             },
         ));
     }
-    let per_stage = STAGE_WEIGHTS * DIM * 2 + (2 * DIM + 1) * 4;
+    let dim = dim as usize;
+    let per_stage = STAGE_WEIGHTS * dim * 2 + (2 * dim + 1) * 4;
     let expected = HEADER + mask.count_ones() as usize * per_stage + 4;
     if bytes.len() != expected {
         return Err(err(
@@ -131,19 +151,19 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
     let mut out = Vec::new();
     let mut at = HEADER;
     for stage in (0..STAGES).filter(|s| mask >> s & 1 == 1) {
-        let entries: Vec<i16> = bytes[at..at + STAGE_WEIGHTS * DIM * 2]
+        let entries: Vec<i16> = bytes[at..at + STAGE_WEIGHTS * dim * 2]
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]))
             .collect();
         if let Some((index, &value)) = entries.iter().enumerate().find(|(_, e)| e.abs() > weights::MAX_WEIGHT) {
             return Err(err(file, WeightsProblem::Range { index, value }));
         }
-        at += STAGE_WEIGHTS * DIM * 2;
+        at += STAGE_WEIGHTS * dim * 2;
         let float = |k: usize| f32::from_le_bytes([bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]]);
-        let c = std::array::from_fn(|k| float(at + 4 * k));
-        let v = std::array::from_fn(|k| float(at + 4 * (DIM + k)));
-        let bias = float(at + 8 * DIM);
-        at += (2 * DIM + 1) * 4;
+        let c = (0..dim).map(|k| float(at + 4 * k)).collect();
+        let v = (0..dim).map(|k| float(at + 4 * (dim + k))).collect();
+        let bias = float(at + 8 * dim);
+        at += (2 * dim + 1) * 4;
         out.push(RawStage {
             stage,
             entries,
@@ -155,25 +175,59 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
     Ok(out)
 }
 
+/// A stage's layer folded as the linear weights are (row after row, `dim` entries a row, in
+/// 1/QUANT; a folded entry sums up to four stored ones, so i32).
+fn fold(s: &RawStage, folding: &Folding, fold_edges: impl Fn(&[i16]) -> Vec<i16>) -> Vec<i32> {
+    let dim = s.dim();
+    let mut folded = vec![0i32; STAGE_WEIGHTS * dim];
+    for k in 0..dim {
+        let channel: Vec<i16> = (0..STAGE_WEIGHTS).map(|r| s.entries[r * dim + k]).collect();
+        let mut f = folding.fold(&channel);
+        f.extend_from_slice(&channel[super::PATTERN_WEIGHTS..super::EDGE_MOBILITY]);
+        f.extend(fold_edges(&channel[super::EDGE_MOBILITY..]));
+        for (r, x) in f.into_iter().enumerate() {
+            folded[r * dim + k] = i32::from(x);
+        }
+    }
+    folded
+}
+
+/// The magnitude the one-byte entries reach (127): `CLIP_QUANTILE` of the nonzero ones.
+fn clip_top(folded: &[i32]) -> i32 {
+    let mut mags: Vec<i32> = folded.iter().map(|x| x.abs()).filter(|&x| x > 0).collect();
+    if mags.is_empty() {
+        return 1;
+    }
+    let at = ((mags.len() - 1) as f64 * CLIP_QUANTILE) as usize;
+    *mags.select_nth_unstable(at).1
+}
+
 impl Net {
-    /// The layer folded for the evaluation: each channel folded as a linear weight table.
+    /// The layer folded for the evaluation: each channel folded as a linear weight table, then
+    /// put in one byte an entry at a scale of the stage's own.
     pub fn new(raw: &[RawStage], folding: &Folding, fold_edges: impl Fn(&[i16]) -> Vec<i16>) -> Net {
         let mut stages: Vec<Option<NetStage>> = (0..STAGES).map(|_| None).collect();
         for s in raw {
-            let mut rows = vec![[0i16; DIM]; STAGE_WEIGHTS];
-            for k in 0..DIM {
-                let channel: Vec<i16> = (0..STAGE_WEIGHTS).map(|r| s.entries[r * DIM + k]).collect();
-                let mut folded = folding.fold(&channel);
-                folded.extend_from_slice(&channel[super::PATTERN_WEIGHTS..super::EDGE_MOBILITY]);
-                folded.extend(fold_edges(&channel[super::EDGE_MOBILITY..]));
-                for (row, x) in rows.iter_mut().zip(folded) {
-                    row[k] = x;
-                }
+            let dim = s.dim();
+            let folded = fold(s, folding, &fold_edges);
+            let top = clip_top(&folded);
+            // One byte step = `top / 127` of 1/QUANT unit: `scale` steps a unit.
+            let scale = 127.0 * QUANT / top as f32;
+            let rows = folded
+                .iter()
+                .map(|&x| (x as f32 * 127.0 / top as f32).round().clamp(-127.0, 127.0) as i8)
+                .collect();
+            let mut c = [0i32; 16];
+            let mut v = [0f32; 16];
+            for k in 0..dim {
+                c[k] = (s.c[k] * scale).round() as i32;
+                v[k] = s.v[k] * 256.0 / scale;
             }
             stages[s.stage] = Some(NetStage {
+                dim,
                 rows,
-                c: std::array::from_fn(|k| (s.c[k] * QUANT).round() as i32),
-                v: std::array::from_fn(|k| s.v[k] * 256.0 / QUANT),
+                c,
+                v,
                 bias: s.bias * 256.0,
             });
         }
@@ -182,65 +236,97 @@ impl Net {
 }
 
 impl NetStage {
-    /// Starts fetching row `r` into the caches.
-    #[inline(always)]
-    pub fn prefetch(&self, r: u32) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(row) = self.rows.get(r as usize) {
-            // SAFETY: a prefetch is a hint; it reads nothing and the address is a real row.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(row.as_ptr() as *const i8) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = r;
-    }
-
     /// The layer's value in 1/256 disc for the folded rows `rows` of one position.
     #[inline(always)]
     pub fn value(&self, rows: &[u32]) -> i32 {
-        let mut acc = [0i32; DIM];
+        let mut acc = [0i32; 16];
         for &r in rows {
             // An index outside the table would be a bug in the caller; the bounds check keeps
             // it a panic rather than a wild read, and costs little beside the row's load.
-            let row = &self.rows[r as usize];
+            let row = &self.rows[r as usize * self.dim..][..self.dim];
             for (a, &x) in acc.iter_mut().zip(row) {
-                *a += x as i32;
+                *a += i32::from(x);
             }
         }
         self.output(&acc)
     }
 
-    /// The same with AVX2: a row is one 256-bit load, widened to two vectors of i32.
+    /// The same with AVX2, from the instances' indices `me` and their table offsets (the row
+    /// of instance i is `offsets[i] + me[i]`) and the other terms' rows: a row is one 8- or
+    /// 16-byte load widened to i16 lanes (at most 258 rows of ±127 stay within i16). Gives
+    /// exactly what `value` gives.
     ///
     /// # Safety
-    /// The CPU must support AVX2.
+    /// The CPU must support AVX2, and every `offsets[i] + me[i]` and every `others` entry must
+    /// be a row of the table (below `STAGE_WEIGHTS`): rows are read unchecked.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    pub unsafe fn value_avx2(&self, rows: &[u32]) -> i32 {
+    pub unsafe fn value_avx2(&self, me: &[u16], offsets: &[u32], others: &[u32; 7]) -> i32 {
         use std::arch::x86_64::*;
-        let (mut lo, mut hi) = (_mm256_setzero_si256(), _mm256_setzero_si256());
-        for &r in rows {
-            let row = &self.rows[r as usize];
-            // SAFETY: `row` is 16 i16, 32 readable bytes; the load takes any alignment.
-            let x = unsafe { _mm256_loadu_si256(row.as_ptr() as *const __m256i) };
-            lo = _mm256_add_epi32(lo, _mm256_cvtepi16_epi32(_mm256_castsi256_si128(x)));
-            hi = _mm256_add_epi32(hi, _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(x)));
-        }
-        let mut out = [0i32; DIM];
-        // SAFETY: `out` is 64 writable bytes, two 32-byte halves.
-        unsafe {
-            _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, lo);
-            _mm256_storeu_si256(out.as_mut_ptr().add(8) as *mut __m256i, hi);
-        }
-        self.output(&out)
+        debug_assert!(me.len() + others.len() <= 258 && me.len() <= offsets.len());
+        let rows = me
+            .iter()
+            .zip(offsets)
+            .map(|(&x, &o)| o + u32::from(x))
+            .chain(others.iter().copied());
+        let base = self.rows.as_ptr();
+        let (lo, hi) = if self.dim == 16 {
+            let mut acc = _mm256_setzero_si256();
+            for r in rows {
+                debug_assert!((r as usize) < STAGE_WEIGHTS);
+                // SAFETY: row `r` is in the table (the contract), 16 bytes at `16 r`; the load
+                // takes any alignment.
+                let x = unsafe { _mm_loadu_si128(base.add(r as usize * 16) as *const __m128i) };
+                acc = _mm256_add_epi16(acc, _mm256_cvtepi8_epi16(x));
+            }
+            (
+                _mm256_cvtepi16_epi32(_mm256_castsi256_si128(acc)),
+                _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(acc)),
+            )
+        } else {
+            let mut acc = _mm_setzero_si128();
+            for r in rows {
+                debug_assert!((r as usize) < STAGE_WEIGHTS);
+                // SAFETY: row `r` is in the table, 8 bytes at `8 r`.
+                let x = unsafe { _mm_loadl_epi64(base.add(r as usize * 8) as *const __m128i) };
+                acc = _mm_add_epi16(acc, _mm_cvtepi8_epi16(x));
+            }
+            (_mm256_cvtepi16_epi32(acc), _mm256_setzero_si256())
+        };
+        // The units as `output` computes them, lane by lane, summed in its order.
+        // SAFETY: `c` and `v` are 16 numbers each, two 32-byte halves; loads take any alignment.
+        let (c_lo, c_hi, v_lo, v_hi) = unsafe {
+            (
+                _mm256_loadu_si256(self.c.as_ptr() as *const __m256i),
+                _mm256_loadu_si256(self.c.as_ptr().add(8) as *const __m256i),
+                _mm256_loadu_ps(self.v.as_ptr()),
+                _mm256_loadu_ps(self.v.as_ptr().add(8)),
+            )
+        };
+        let unit = |a, c, v| {
+            _mm256_mul_ps(
+                _mm256_cvtepi32_ps(_mm256_max_epi32(_mm256_add_epi32(a, c), _mm256_setzero_si256())),
+                v,
+            )
+        };
+        let s8 = _mm256_add_ps(unit(lo, c_lo, v_lo), unit(hi, c_hi, v_hi));
+        let s4 = _mm_add_ps(_mm256_castps256_ps128(s8), _mm256_extractf128_ps::<1>(s8));
+        let s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
+        let s1 = _mm_add_ss(s2, _mm_shuffle_ps::<0b01>(s2, s2));
+        (self.bias + _mm_cvtss_f32(s1)).round_ties_even() as i32
     }
 
+    /// `bias + Σ_k v_k · max(0, acc_k + c_k)` rounded, summed as a tree (lanes k and k + 8,
+    /// then k and k + 4, k and k + 2, the last two) so that the vector copy sums in the same
+    /// order and gives the same value. Units past `dim` have `c = v = 0`.
     #[inline(always)]
-    fn output(&self, acc: &[i32; DIM]) -> i32 {
-        let mut y = self.bias;
-        for ((&a, &c), &v) in acc.iter().zip(&self.c).zip(&self.v) {
-            y += (a + c).max(0) as f32 * v;
-        }
-        y.round() as i32
+    fn output(&self, acc: &[i32; 16]) -> i32 {
+        let p: [f32; 16] = std::array::from_fn(|k| (acc[k] + self.c[k]).max(0) as f32 * self.v[k]);
+        let s8: [f32; 8] = std::array::from_fn(|k| p[k] + p[k + 8]);
+        let s4: [f32; 4] = std::array::from_fn(|k| s8[k] + s8[k + 4]);
+        let s2: [f32; 2] = std::array::from_fn(|k| s4[k] + s4[k + 2]);
+        // Ties to even: one instruction, where `round` is a library call.
+        (self.bias + (s2[0] + s2[1])).round_ties_even() as i32
     }
 }
 
@@ -248,9 +334,9 @@ impl NetStage {
 mod tests {
     use super::*;
 
-    fn raw(stage: usize, seed: u64) -> RawStage {
+    fn raw(stage: usize, seed: u64, dim: usize) -> RawStage {
         let mut x = seed;
-        let entries = (0..STAGE_WEIGHTS * DIM)
+        let entries = (0..STAGE_WEIGHTS * dim)
             .map(|_| {
                 x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
                 ((x >> 33) % 2001) as i16 - 1000
@@ -259,8 +345,8 @@ mod tests {
         RawStage {
             stage,
             entries,
-            c: std::array::from_fn(|k| k as f32 * 0.1),
-            v: std::array::from_fn(|k| 1.0 - k as f32 * 0.1),
+            c: (0..dim).map(|k| k as f32 * 0.1).collect(),
+            v: (0..dim).map(|k| 1.0 - k as f32 * 0.1).collect(),
             bias: -0.5,
         }
     }
@@ -268,67 +354,99 @@ mod tests {
     /// The shipped weights, a random layer for every stage, the two together, and the moves
     /// of a game that runs from 60 to 44 empties (stages 9 to 7).
     const LINE: [usize; 16] = [37, 43, 34, 29, 26, 20, 19, 42, 21, 18, 17, 44, 33, 25, 45, 41];
-    fn with_random_layers() -> (crate::eval::Evaluator, Vec<RawStage>, crate::eval::Evaluator) {
+    fn with_random_layers(dim: usize) -> (crate::eval::Evaluator, Vec<RawStage>, crate::eval::Evaluator) {
         let shipped = crate::eval::Evaluator::embedded().expect("embedded weights");
-        let layers: Vec<RawStage> = (0..STAGES).map(|s| raw(s, s as u64 + 7)).collect();
+        let layers: Vec<RawStage> = (0..STAGES).map(|s| raw(s, s as u64 + 7, dim)).collect();
         let e = shipped.clone().with_net(&layers);
         (shipped, layers, e)
     }
 
     #[test]
     fn a_net_file_round_trips_and_damage_is_named() {
-        let stages = vec![raw(5, 1), raw(3, 2)];
-        let bytes = encode(&stages);
-        let back = decode(&bytes, "n.bin").expect("decodes");
-        assert_eq!(back, vec![raw(3, 2), raw(5, 1)]);
-        let cut = decode(&bytes[..bytes.len() - 1], "n.bin").expect_err("truncated");
-        assert!(matches!(cut.problem, WeightsProblem::Truncated { .. }), "{cut}");
-        let mut flipped = bytes.clone();
-        flipped[HEADER + 7] ^= 1;
-        let bad = decode(&flipped, "n.bin").expect_err("checksum");
-        assert!(matches!(bad.problem, WeightsProblem::Checksum { .. }), "{bad}");
-        assert!(bad.to_string().contains("n.bin"));
+        for dim in DIMS {
+            let stages = vec![raw(5, 1, dim), raw(3, 2, dim)];
+            let bytes = encode(&stages);
+            let back = decode(&bytes, "n.bin").expect("decodes");
+            assert_eq!(back, vec![raw(3, 2, dim), raw(5, 1, dim)]);
+            let cut = decode(&bytes[..bytes.len() - 1], "n.bin").expect_err("truncated");
+            assert!(matches!(cut.problem, WeightsProblem::Truncated { .. }), "{cut}");
+            let mut flipped = bytes.clone();
+            flipped[HEADER + 7] ^= 1;
+            let bad = decode(&flipped, "n.bin").expect_err("checksum");
+            assert!(matches!(bad.problem, WeightsProblem::Checksum { .. }), "{bad}");
+            assert!(bad.to_string().contains("n.bin"));
+        }
+        let mut odd = encode(&[raw(5, 1, 8)]);
+        odd[12] = 12;
+        let shape = decode(&odd, "n.bin").expect_err("a vector length the engine has no code for");
+        assert!(
+            matches!(shape.problem, WeightsProblem::Shape { per_stage: 12, .. }),
+            "{shape}"
+        );
     }
 
-    /// The folded layer the search reads gives what the unfolded one gives on every term of
-    /// `features` (the trainer's view), on all 8 images, by the incremental indices and from
-    /// scratch; and it moves the value.
+    /// The folded layer the search reads sums what the unfolded one sums on every term of
+    /// `features` (the trainer's view), exactly, on all 8 images, by the incremental indices
+    /// and from scratch; the one-byte entries stay within their rounding (and clipping) of
+    /// the exact value; and the layer moves the value.
     #[test]
     fn the_folded_layer_matches_the_trainers_view() {
         use crate::board::{Board, bits, symmetry};
         use crate::eval::incremental::{Deltas, Features};
-        use crate::eval::{features, has_bmi2, stage};
-        let (shipped, layers, e) = with_random_layers();
-        let mut b = Board::START;
-        let mut moved = 0;
-        for sq in LINE {
-            b = b.play(sq).unwrap_or(b.pass());
-            let l = &layers[stage(b.empty_count())];
-            let mut acc: [i64; DIM] = std::array::from_fn(|k| (l.c[k] * QUANT).round() as i64);
-            for &i in &features(&b, has_bmi2()) {
-                for (k, a) in acc.iter_mut().enumerate() {
-                    *a += i64::from(l.entries[i as usize * DIM + k]);
+        use crate::eval::{features, fold::Folding, fold_edge_table, has_bmi2, stage};
+        let folding = Folding::new();
+        for dim in DIMS {
+            let (shipped, layers, e) = with_random_layers(dim);
+            let folded: Vec<Vec<i32>> = layers.iter().map(|l| fold(l, &folding, fold_edge_table)).collect();
+            let mut b = Board::START;
+            let mut moved = 0;
+            for sq in LINE {
+                b = b.play(sq).unwrap_or(b.pass());
+                let st = stage(b.empty_count());
+                let (l, table) = (&layers[st], &folded[st]);
+                let top = clip_top(table);
+                let moves = bits::moves(b.player, b.opponent);
+                let f = Features::new(Deltas::get(), &b);
+                let ns = e.net_stage(&b).expect("a layer for every stage");
+                let n = e.instances.len() + 7;
+                let rows = e.net_rows(f.me(), &crate::eval::other_rows(&b, moves));
+                let mut exact = vec![0f64; dim];
+                let mut slack = vec![0f64; dim];
+                for k in 0..dim {
+                    let trainer: i64 = features(&b, has_bmi2())
+                        .iter()
+                        .map(|&i| i64::from(l.entries[i as usize * dim + k]))
+                        .sum();
+                    let engine: i64 = rows[..n].iter().map(|&r| i64::from(table[r as usize * dim + k])).sum();
+                    assert_eq!(engine, trainer, "channel {k} of the {dim}");
+                    exact[k] = engine as f64 / f64::from(QUANT) + f64::from(l.c[k]);
+                    // In units: half a step a row, the clipped excess, and c's rounding.
+                    let step = f64::from(top) / 127.0 / f64::from(QUANT);
+                    slack[k] = step
+                        * (n as f64 / 2.0
+                            + 0.5
+                            + rows[..n]
+                                .iter()
+                                .map(|&r| {
+                                    (f64::from(table[r as usize * dim + k].abs()) / f64::from(top) * 127.0 - 127.0).max(0.0)
+                                })
+                                .sum::<f64>());
                 }
+                let layer = f64::from(l.bias) + (0..dim).map(|k| exact[k].max(0.0) * f64::from(l.v[k])).sum::<f64>();
+                let bound = 256.0 * (0..dim).map(|k| slack[k] * f64::from(l.v[k].abs())).sum::<f64>() + 1.0;
+                let want = shipped.evaluate_fine(&b) as f64 + 256.0 * layer;
+                let got = e.evaluate_fine(&b);
+                assert!((got as f64 - want).abs() <= bound, "{got} against {want} ± {bound}");
+                assert_eq!(got, shipped.evaluate_fine(&b) + ns.value(&rows[..n]));
+                // SAFETY: `f` holds `b`'s indices, computed from scratch.
+                assert_eq!(unsafe { e.evaluate_fine_features(&b, f.me(), moves) }, got);
+                for s in 0..8 {
+                    assert_eq!(e.evaluate_fine(&symmetry::apply_board(s, &b)), got);
+                }
+                moved += usize::from(got != shipped.evaluate_fine(&b));
             }
-            let layer: f64 = f64::from(l.bias) * 256.0
-                + acc
-                    .iter()
-                    .zip(&l.v)
-                    .map(|(&a, &v)| a.max(0) as f64 * f64::from(v) * 256.0 / f64::from(QUANT))
-                    .sum::<f64>();
-            let want = shipped.evaluate_fine(&b) as f64 + layer;
-            let got = e.evaluate_fine(&b);
-            assert!((got as f64 - want).abs() <= 1.0, "{got} against {want}");
-            let moves = bits::moves(b.player, b.opponent);
-            let f = Features::new(Deltas::get(), &b);
-            // SAFETY: `f` holds `b`'s indices, computed from scratch.
-            assert_eq!(unsafe { e.evaluate_fine_features(&b, f.me(), moves) }, got);
-            for s in 0..8 {
-                assert_eq!(e.evaluate_fine(&symmetry::apply_board(s, &b)), got);
-            }
-            moved += usize::from(got != shipped.evaluate_fine(&b));
+            assert!(moved > 10, "the layer changed {moved} values of 16");
         }
-        assert!(moved > 10, "the layer changed {moved} values of 16");
     }
 
     /// The lazy reading: the layer where the linear value is near the window, the linear value
@@ -337,7 +455,7 @@ mod tests {
     fn the_lazy_evaluation_skips_the_layer_only_far_from_the_window() {
         use crate::board::{Board, bits};
         use crate::eval::incremental::{Deltas, Features};
-        let (shipped, _, e) = with_random_layers();
+        let (shipped, _, e) = with_random_layers(16);
         let b = LINE.iter().fold(Board::START, |b, &sq| b.play(sq).unwrap_or(b.pass()));
         let (moves, f) = (bits::moves(b.player, b.opponent), Features::new(Deltas::get(), &b));
         // SAFETY: `f` holds `b`'s indices, computed from scratch.
