@@ -18,7 +18,9 @@
 //! Settings: `STAGES` (comma list, default 5), `DIM` (0..=64, default 16), `EPOCHS` (4), `TRAIN`
 //! (most training records a stage, every k-th, default all), `LR` (embedding learning rate in
 //! 1e-4, default 10), `LIN_LR` (linear weights' rate in 1e-5, default 20), `DECAY` (weight decay
-//! of the vectors a touched row in 1e-6, default 10), `SEED` (1), `OUT` (a directory: each
+//! of the vectors a touched row in 1e-6, default 10), `SKIP_SQUARES` (the shapes of that many
+//! squares or more read no vector: 10 leaves the five big shapes, whose tables do not stay in
+//! the caches, to the linear part alone; the engine then reads no rows of them), `SEED` (1), `OUT` (a directory: each
 //! stage's result is written there as `stage-N.lin`, the linear weights, and `stage-N.net`, a
 //! one-stage `net.bin`; rows no training record reached are zeroed). With `ASSEMBLE=1` and
 //! `OUT`, no training: the shipped weights with every `stage-N.*` in `OUT` put in are written
@@ -29,7 +31,7 @@
 use oxello::corpus::LabelPolicy;
 use oxello::corpus::store::Corpus;
 use oxello::eval::net::{self, RawStage};
-use oxello::eval::{self, Evaluator, STAGE_WEIGHTS, STAGES, TERMS};
+use oxello::eval::{self, Evaluator, STAGE_WEIGHTS, STAGES, TERMS, patterns};
 use oxello::rng::SplitMix;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -177,10 +179,27 @@ fn main() -> Result<(), String> {
         }
         hold.seen = hold_boards.iter().map(|b| in_train.contains(b)).collect();
         drop(in_train);
+        // `SKIP_SQUARES=n`: the shapes of n squares or more read no vector (their rows stay
+        // zero), to see what the layer gains from the tables that stay in the caches.
+        let skip = setting("SKIP_SQUARES", 99) as usize;
+        let vectored: Vec<bool> = (0..STAGE_WEIGHTS)
+            .map(|r| {
+                (0..patterns::N_SHAPES)
+                    .all(|s| patterns::SHAPES[s].len() < skip || !(patterns::OFFSETS[s]..patterns::OFFSETS[s + 1]).contains(&r))
+            })
+            .collect();
         let mut m = Model {
             dim,
             lin: evaluator.stage_weights(st),
-            emb: (0..STAGE_WEIGHTS * dim).map(|_| uniform(&mut seed) * 0.1).collect(),
+            emb: (0..STAGE_WEIGHTS * dim)
+                .map(|i| {
+                    if vectored[i / dim.max(1)] {
+                        uniform(&mut seed) * 0.1
+                    } else {
+                        0.0
+                    }
+                })
+                .collect(),
             c: vec![0.0; dim],
             v: (0..dim).map(|_| uniform(&mut seed) * 0.5).collect(),
             bias: 0.0,
@@ -237,7 +256,7 @@ fn main() -> Result<(), String> {
                 }
                 for &j in f {
                     m.lin[j as usize] -= lin_lr * g;
-                    if dim > 0 {
+                    if dim > 0 && vectored[j as usize] {
                         for (e, u) in m.emb[j as usize * dim..][..dim].iter_mut().zip(&up[..dim]) {
                             *e -= u + decay * *e;
                         }

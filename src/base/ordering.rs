@@ -15,6 +15,12 @@ pub trait OrderingEval: Sync {
     fn evaluate_with_moves(&self, b: &Board, _moves: u64) -> i32 {
         self.evaluate(b)
     }
+    /// The value a search's leaf needs where only `[lo, hi]` must be exact, for a caller that
+    /// keeps no pattern indices (the endgame's ProbCut checks): `evaluate_with_moves` may be
+    /// a cheaper estimate than this.
+    fn evaluate_with_moves_within(&self, b: &Board, moves: u64, _lo: i32, _hi: i32) -> i32 {
+        self.evaluate_with_moves(b, moves)
+    }
     /// The same when the caller also keeps the position's incremental pattern indices (the
     /// side to move's view, `Features::me`).
     ///

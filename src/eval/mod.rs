@@ -585,6 +585,15 @@ impl OrderingEval for Evaluator {
         to_discs(self.evaluate_fine_with_moves(b, moves))
     }
 
+    fn evaluate_with_moves_within(&self, b: &Board, moves: u64, lo: i32, hi: i32) -> i32 {
+        if self.net.is_none() {
+            return self.evaluate_with_moves(b, moves);
+        }
+        let f = incremental::Features::new(incremental::Deltas::get(), b);
+        // SAFETY: `f` holds `b`'s indices, computed from scratch.
+        unsafe { self.evaluate_features_within(b, f.me(), moves, lo, hi) }
+    }
+
     unsafe fn evaluate_features(&self, b: &Board, me: &[u16; LANES], moves: u64) -> i32 {
         // SAFETY: the trait method's contract is `evaluate_fine_features`'.
         to_discs(unsafe { self.evaluate_fine_features(b, me, moves) })

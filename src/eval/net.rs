@@ -13,6 +13,7 @@
 //! everything before it. Stages without a net are evaluated by the linear model alone.
 
 use super::fold::Folding;
+use super::patterns::{N_SHAPES, OFFSETS};
 use super::weights::{self, EvalError, WeightsProblem};
 use super::{STAGE_WEIGHTS, STAGES};
 
@@ -34,6 +35,10 @@ const HEADER: usize = 20;
 /// two-byte entries take and more of it stays in the caches.
 pub struct NetStage {
     dim: usize,
+    /// The pattern instances (lanes of the incremental indices) whose shape has a nonzero
+    /// vector somewhere in this stage: a layer trained with vectors on some shapes only
+    /// (`SKIP_SQUARES` in `examples/embed_net.rs`) reads only those rows.
+    lanes: Vec<u8>,
     /// `STAGE_WEIGHTS` rows of `dim` entries, in 1/`scale` unit.
     rows: Vec<i8>,
     /// `c` in 1/`scale` unit.
@@ -210,6 +215,16 @@ impl Net {
         for s in raw {
             let dim = s.dim();
             let folded = fold(s, folding, &fold_edges);
+            let shape_rows = |o: usize| {
+                let k = (0..N_SHAPES)
+                    .find(|&k| (OFFSETS[k]..OFFSETS[k + 1]).contains(&o))
+                    .unwrap_or(N_SHAPES - 1);
+                OFFSETS[k] * dim..OFFSETS[k + 1] * dim
+            };
+            let lanes = (0..folding.instances.len())
+                .filter(|&i| folded[shape_rows(folding.instances[i].offset)].iter().any(|&x| x != 0))
+                .map(|i| i as u8)
+                .collect();
             let top = clip_top(&folded);
             // One byte step = `top / 127` of 1/QUANT unit: `scale` steps a unit.
             let scale = 127.0 * QUANT / top as f32;
@@ -225,6 +240,7 @@ impl Net {
             }
             stages[s.stage] = Some(NetStage {
                 dim,
+                lanes,
                 rows,
                 c,
                 v,
@@ -264,10 +280,10 @@ impl NetStage {
     pub unsafe fn value_avx2(&self, me: &[u16], offsets: &[u32], others: &[u32; 7]) -> i32 {
         use std::arch::x86_64::*;
         debug_assert!(me.len() + others.len() <= 258 && me.len() <= offsets.len());
-        let rows = me
+        let rows = self
+            .lanes
             .iter()
-            .zip(offsets)
-            .map(|(&x, &o)| o + u32::from(x))
+            .map(|&i| offsets[i as usize] + u32::from(me[i as usize]))
             .chain(others.iter().copied());
         let base = self.rows.as_ptr();
         let (lo, hi) = if self.dim == 16 {
@@ -449,6 +465,43 @@ mod tests {
         }
     }
 
+    /// A layer trained with vectors on some shapes only (the others' rows zero) reads the
+    /// rows of those shapes' instances alone, and gives what reading every row gives.
+    #[test]
+    fn a_layer_without_the_big_shapes_reads_only_the_others() {
+        use crate::board::{Board, bits};
+        use crate::eval::incremental::{Deltas, Features};
+        use crate::eval::patterns::SHAPES;
+        let shipped = crate::eval::Evaluator::embedded().expect("embedded weights");
+        let mut layers: Vec<RawStage> = (0..STAGES).map(|s| raw(s, s as u64 + 7, 16)).collect();
+        for l in &mut layers {
+            for k in (0..N_SHAPES).filter(|&k| SHAPES[k].len() >= 10) {
+                l.entries[OFFSETS[k] * 16..OFFSETS[k + 1] * 16]
+                    .iter_mut()
+                    .for_each(|x| *x = 0);
+            }
+        }
+        let e = shipped.clone().with_net(&layers);
+        let small = e
+            .instances
+            .iter()
+            .filter(|i| (0..N_SHAPES).any(|k| OFFSETS[k] == i.offset && SHAPES[k].len() < 10))
+            .count();
+        assert!(small > 20 && small < e.instances.len(), "{small} instances of small shapes");
+        let mut b = Board::START;
+        for sq in LINE {
+            b = b.play(sq).unwrap_or(b.pass());
+            let ns = e.net_stage(&b).expect("a layer for every stage");
+            assert_eq!(ns.lanes.len(), small);
+            let moves = bits::moves(b.player, b.opponent);
+            let f = Features::new(Deltas::get(), &b);
+            let rows = e.net_rows(f.me(), &crate::eval::other_rows(&b, moves));
+            let every_row = ns.value(&rows[..e.instances.len() + 7]);
+            assert_ne!(every_row, 0);
+            assert_eq!(e.evaluate_fine(&b), shipped.evaluate_fine(&b) + every_row);
+        }
+    }
+
     /// The lazy reading: the layer where the linear value is near the window, the linear value
     /// alone where it lies beyond the margin or where the caller asks for the cheap estimate.
     #[test]
@@ -472,5 +525,13 @@ mod tests {
         assert_eq!(within(linear + margin, linear + margin + 1), linear);
         assert_eq!(within(linear - margin - 1, linear - margin), linear);
         assert_eq!(within(i32::MAX, i32::MIN), linear);
+        // The endgame's checks, which keep no indices, get the same lazy value (in discs).
+        use crate::base::ordering::OrderingEval;
+        let discs = |fine: i32| (fine + 128).div_euclid(256);
+        let at = discs(linear);
+        assert_ne!(discs(full), at, "the test's layer must move the value by a disc");
+        assert_eq!(e.evaluate_with_moves_within(&b, moves, at, at + 1), discs(full));
+        assert_eq!(e.evaluate_with_moves_within(&b, moves, at + 40, at + 41), discs(linear));
+        assert_eq!(shipped.evaluate_with_moves_within(&b, moves, at, at + 1), discs(linear));
     }
 }

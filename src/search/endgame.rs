@@ -332,7 +332,7 @@ macro_rules! endgame_impl {
         fn eval_ab(e: &dyn OrderingEval, p: u64, o: u64, alpha: i32, beta: i32, depth: u32) -> i32 {
             let m = bits::moves(p, o);
             if depth == 0 {
-                return e.evaluate_with_moves(&Board::new(p, o), m);
+                return e.evaluate_with_moves_within(&Board::new(p, o), m, alpha, beta);
             }
             if m == 0 {
                 if bits::moves(o, p) == 0 {
