@@ -354,6 +354,18 @@ fn assemble(dir: &std::path::Path, shipped: &Evaluator, records: &[oxello::eval:
             raws.extend(net::decode(&bytes, &name).map_err(|e| e.to_string())?);
         }
     }
+    if let Some(first) = raws.first()
+        && let Some(other) = raws.iter().find(|r| r.dim() != first.dim())
+    {
+        return Err(format!(
+            "{}: stage {} has {} units, stage {} has {}: one net.bin holds one size",
+            dir.display(),
+            first.stage,
+            first.dim(),
+            other.stage,
+            other.dim()
+        ));
+    }
     let lin = Evaluator::from_weights(weights);
     for (name, bytes) in [("eval.bin", lin.encode()), ("net.bin", net::encode(&raws))] {
         let path = dir.join(name);
