@@ -181,7 +181,7 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
 }
 
 /// A stage's layer folded as the linear weights are (row after row, `dim` entries a row, in
-/// 1/QUANT; a folded entry sums up to four stored ones, so i32).
+/// 1/QUANT; i32 for the scale's arithmetic).
 fn fold(s: &RawStage, folding: &Folding, fold_edges: impl Fn(&[i16]) -> Vec<i16>) -> Vec<i32> {
     let dim = s.dim();
     let mut folded = vec![0i32; STAGE_WEIGHTS * dim];
@@ -215,14 +215,12 @@ impl Net {
         for s in raw {
             let dim = s.dim();
             let folded = fold(s, folding, &fold_edges);
-            let shape_rows = |o: usize| {
-                let k = (0..N_SHAPES)
-                    .find(|&k| (OFFSETS[k]..OFFSETS[k + 1]).contains(&o))
-                    .unwrap_or(N_SHAPES - 1);
-                OFFSETS[k] * dim..OFFSETS[k + 1] * dim
-            };
+            // Each shape's table scanned once (an instance's `offset` is its shape's).
+            let vectored: Vec<bool> = (0..N_SHAPES)
+                .map(|k| folded[OFFSETS[k] * dim..OFFSETS[k + 1] * dim].iter().any(|&x| x != 0))
+                .collect();
             let lanes = (0..folding.instances.len())
-                .filter(|&i| folded[shape_rows(folding.instances[i].offset)].iter().any(|&x| x != 0))
+                .filter(|&i| (0..N_SHAPES).any(|k| OFFSETS[k] == folding.instances[i].offset && vectored[k]))
                 .map(|i| i as u8)
                 .collect();
             let top = clip_top(&folded);
