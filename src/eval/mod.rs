@@ -636,7 +636,8 @@ impl OrderingEval for Evaluator {
     }
 
     fn evaluate_with_moves_within(&self, b: &Board, moves: u64, lo: i32, hi: i32) -> i32 {
-        if self.net.is_none() {
+        // The indices from scratch only where a layer covers this stage (they are what it reads).
+        if self.net_stage(b).is_none() {
             return self.evaluate_with_moves(b, moves);
         }
         let f = incremental::Features::new(incremental::Deltas::get(), b);
