@@ -114,8 +114,18 @@ test("analysis scores every legal move, streaming deeper lines, book moves marke
   const best = (await page.textContent("#lines tr >> nth=0 >> td >> nth=0")).trim();
   await page.waitForTimeout(500);
   assert.equal(await page.evaluate(() => document.body.dataset.thinking), "analyze", "still thinking at level 24");
+  // Pressed, held until a new line has redrawn the board, then released: the move must count
+  // (a click pressed on the score that the redraw replaced used to be lost).
+  const box = await page.locator(`[data-sq="${best}"]`).boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.evaluate(() => {
+    window.redrawn = false;
+    new MutationObserver(() => { window.redrawn = true; }).observe(document.getElementById("board"), { childList: true, subtree: true });
+  });
+  await page.mouse.down();
+  await page.waitForFunction(() => window.redrawn, null, { timeout: 60000 });
   const before = Date.now();
-  await page.click(`[data-sq="${best}"]`);
+  await page.mouse.up();
   await waitForMoves(5);
   await page.waitForFunction(() => document.querySelectorAll("#lines tr").length > 0);
   assert.ok(Date.now() - before < 5000, `the new analysis took ${Date.now() - before} ms to start`);
