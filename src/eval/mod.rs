@@ -436,7 +436,8 @@ impl Evaluator {
 
     /// The portable copy, kept out of line: inlined, it made every caller of this function
     /// (the search's leaves, through `OrderingEval`) save and restore registers and reserve
-    /// its stack for a body the x86-64-v3 CPUs never run (2 % of a level-17 search).
+    /// its stack for a body the x86-64-v3 CPUs never run (the wrapper had 2 % of a level-17
+    /// search's samples, most of them at its entry and exit).
     ///
     /// # Safety
     /// As `evaluate_fine_features`.

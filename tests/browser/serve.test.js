@@ -119,10 +119,11 @@ test("analysis scores every legal move, streaming deeper lines, book moves marke
   const box = await page.locator(`[data-sq="${best}"]`).boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.evaluate(() => {
-    window.redrawn = false;
     new MutationObserver(() => { window.redrawn = true; }).observe(document.getElementById("board"), { childList: true, subtree: true });
   });
   await page.mouse.down();
+  // Only a redraw after the press counts.
+  await page.evaluate(() => { window.redrawn = false; });
   await page.waitForFunction(() => window.redrawn, null, { timeout: 60000 });
   const before = Date.now();
   await page.mouse.up();
