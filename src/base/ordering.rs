@@ -41,4 +41,9 @@ pub trait OrderingEval: Sync {
         // SAFETY: the caller keeps `evaluate_features`' contract.
         unsafe { self.evaluate_features(b, me, moves) }
     }
+    /// The same evaluation without its costly optional part (the pattern evaluation's
+    /// non-linear layer), for the levels that do not read it; `None` when there is none.
+    fn without_layer(&self) -> Option<Box<dyn OrderingEval + Send + Sync>> {
+        None
+    }
 }

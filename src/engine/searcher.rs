@@ -17,6 +17,9 @@ use std::time::Instant;
 pub struct SearchThinker {
     searcher: Searcher,
     eval: Box<dyn OrderingEval + Send + Sync>,
+    /// `eval` without its non-linear layer, for the levels that do not read it (`Level::layer`);
+    /// `None` when `eval` has no layer.
+    plain: Option<Box<dyn OrderingEval + Send + Sync>>,
     levels: Levels,
     threads: usize,
 }
@@ -112,10 +115,24 @@ pub fn clock_level(budget: Budget, empties: u32, levels: &Levels) -> Level {
     }
 }
 
+/// The evaluation a search at `level` reads: `plain` (the one without the layer) unless the
+/// level reads the layer or there is none.
+fn evaluation_for<'a>(
+    eval: &'a (dyn OrderingEval + Send + Sync),
+    plain: Option<&'a (dyn OrderingEval + Send + Sync)>,
+    level: &Level,
+) -> &'a (dyn OrderingEval + Send + Sync) {
+    match plain {
+        Some(p) if !level.layer => p,
+        _ => eval,
+    }
+}
+
 impl SearchThinker {
     pub fn new(hash_mb: usize, eval: Box<dyn OrderingEval + Send + Sync>, levels: Levels, threads: usize) -> SearchThinker {
         SearchThinker {
             searcher: Searcher::new(hash_mb),
+            plain: eval.without_layer(),
             eval,
             levels,
             threads,
@@ -161,7 +178,9 @@ impl SearchThinker {
                     // One ply: the evaluation of the position after the move.
                     crate::search::request::SearchResult {
                         best: None,
-                        score: self.eval.evaluate(&child).clamp(-64, 64),
+                        score: evaluation_for(self.eval.as_ref(), self.plain.as_deref(), &level)
+                            .evaluate(&child)
+                            .clamp(-64, 64),
                         kind: DepthKind::Midgame {
                             depth: 0,
                             percent: level.selectivity_at(child.empty_count()),
@@ -176,7 +195,8 @@ impl SearchThinker {
                         draw: -crate::search::draw::from_discs(req.draw_value),
                         ..self.request(child, level, depth - 1, None)
                     };
-                    self.searcher.run(&child_req, self.eval.as_ref(), stop, &mut |_| {})
+                    let eval = evaluation_for(self.eval.as_ref(), self.plain.as_deref(), &level);
+                    self.searcher.run(&child_req, eval, stop, &mut |_| {})
                 };
                 if stop.load(Ordering::Relaxed) && !round.is_empty() {
                     break;
@@ -236,6 +256,7 @@ impl SearchThinker {
         &mut self,
         req: &ThinkRequest,
         sreq: &SearchRequest,
+        level: &Level,
         confidence: u32,
         stop: &AtomicBool,
         report: &mut dyn FnMut(ThinkInfo),
@@ -246,7 +267,7 @@ impl SearchThinker {
             &mut self.searcher,
             sreq,
             Risk::new(confidence),
-            self.eval.as_ref(),
+            evaluation_for(self.eval.as_ref(), self.plain.as_deref(), level),
             stop,
             all,
             &mut |lines| {
@@ -314,14 +335,17 @@ impl Think for SearchThinker {
         if let Some(c) = req.risk.filter(|_| !risk::solved_by_search(&sreq)) {
             // The style values real scores (its distributions model them): no contempt.
             let sreq = SearchRequest { draw: 0, ..sreq };
-            return self.risk(req, &sreq, c, stop, &mut report);
+            return self.risk(req, &sreq, &level, c, stop, &mut report);
         }
         if req.moves > 1 {
             return self.hint(req, stop, &mut report);
         }
-        let r = self
-            .searcher
-            .run(&sreq, self.eval.as_ref(), stop, &mut |i| report(info(i, None, 1.0, start, 0)));
+        let r = self.searcher.run(
+            &sreq,
+            evaluation_for(self.eval.as_ref(), self.plain.as_deref(), &level),
+            stop,
+            &mut |i| report(info(i, None, 1.0, start, 0)),
+        );
         // The search always yields a move when the side to move has one; keep a legal fallback.
         let best = match r.best {
             Some(Square::At(sq)) if b.moves() >> sq & 1 != 0 => Square::At(sq),
@@ -372,6 +396,45 @@ mod tests {
         // Four moves per round, four rounds.
         assert_eq!(hints.len(), 16);
         assert!(hints[12..].iter().all(|h| h.depth == SearchDepth::Plies(4)));
+    }
+
+    /// An evaluation with a layer: the levels whose row says `layer` read it, the others
+    /// search as the evaluation without it does, node for node.
+    #[test]
+    fn only_the_levels_marked_layer_read_the_layer() {
+        let plain = Evaluator::embedded().expect("embedded weights");
+        let layered = plain.clone().with_net(&crate::eval::net::random_layers(16));
+        let text: String = crate::search::levels::EMBEDDED
+            .lines()
+            .map(|l| {
+                if l.starts_with("6 ") {
+                    format!("{l} layer\n")
+                } else {
+                    format!("{l}\n")
+                }
+            })
+            .collect();
+        let levels = Levels::parse(&text, "t").expect("levels");
+        assert!(levels.get(6).layer && !levels.get(5).layer);
+        let stop = AtomicBool::new(false);
+        let position = Position::start().play(37).expect("F5");
+        let think = |eval: &Evaluator, level: u32| {
+            let mut t = SearchThinker::new(8, Box::new(eval.clone()), levels.clone(), 1);
+            let req = ThinkRequest {
+                position,
+                level,
+                time: None,
+                moves: 1,
+                draw_value: 0.0,
+                risk: None,
+                by_clock: false,
+                until_stopped: false,
+            };
+            let r = t.think(&req, &stop, &mut |_| {});
+            (r.score, r.nodes)
+        };
+        assert_eq!(think(&layered, 5), think(&plain, 5));
+        assert_ne!(think(&layered, 6), think(&plain, 6));
     }
 
     /// Through the `Think` API with the real evaluation: Black to move, E7 ends the game

@@ -672,6 +672,14 @@ impl OrderingEval for Evaluator {
         // SAFETY: the trait method's contract is `evaluate_fine_features`'.
         to_discs(unsafe { self.evaluate_fine_features_within(b, me, moves, lo, hi) })
     }
+
+    fn without_layer(&self) -> Option<Box<dyn OrderingEval + Send + Sync>> {
+        self.net.as_ref()?;
+        Some(Box::new(Evaluator {
+            net: None,
+            ..self.clone()
+        }))
+    }
 }
 
 #[cfg(test)]

@@ -6,11 +6,14 @@
 //! NNUE, with the linear model kept beside it, and it is read at the same indices as the
 //! linear weights, so the same symmetric folding serves it.
 //!
-//! The file `net.bin`: magic `OXNT`, version 1, the pattern set it was trained for, `dim`, a
-//! mask of the stages it covers (bit s for stage s); then for each covered stage in order its
-//! `STAGE_WEIGHTS × dim` vector entries (row after row, little-endian i16 in 1/`QUANT`), then `c`,
-//! `v` (`dim` little-endian f32 each) and the bias (f32); then an FNV-1a checksum of
-//! everything before it. Stages without a net are evaluated by the linear model alone.
+//! The file `net.bin`: magic `OXNT`, version 2, the pattern set it was trained for, `dim`, a
+//! mask of the stages it covers (bit s for stage s); then for each covered stage in order a
+//! bitmap of its rows with a nonzero entry (`STAGE_WEIGHTS` bits, row r at bit r % 8 of byte
+//! r / 8), the `dim` entries of each of those rows in order (little-endian i16 in 1/`QUANT`),
+//! then `c`, `v` (`dim` little-endian f32 each) and the bias (f32); then an FNV-1a checksum of
+//! everything before it. Stages without a net are evaluated by the linear model alone. A layer
+//! on the small shapes leaves most rows zero (the big shapes', the unreached configurations'):
+//! version 1 (still read), which stored every row, took 105 MB for one that now takes 13.
 
 use super::fold::Folding;
 use super::patterns::{N_SHAPES, OFFSETS};
@@ -18,7 +21,7 @@ use super::weights::{self, EvalError, WeightsProblem};
 use super::{STAGE_WEIGHTS, STAGES};
 
 pub const MAGIC: &[u8; 4] = b"OXNT";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// The vector lengths (hidden units) the engine reads: each has its own accumulation, a few
 /// vector registers wide.
 pub const DIMS: [usize; 2] = [8, 16];
@@ -94,8 +97,18 @@ pub fn encode(raw: &[RawStage]) -> Vec<u8> {
     let mut sorted: Vec<&RawStage> = raw.iter().collect();
     sorted.sort_by_key(|s| s.stage);
     for s in sorted {
-        for e in &s.entries {
-            out.extend_from_slice(&e.to_le_bytes());
+        let rows: Vec<&[i16]> = s.entries.chunks_exact(dim).collect();
+        let mut bitmap = vec![0u8; STAGE_WEIGHTS.div_ceil(8)];
+        for (r, row) in rows.iter().enumerate() {
+            if row.iter().any(|&x| x != 0) {
+                bitmap[r / 8] |= 1 << (r % 8);
+            }
+        }
+        out.extend_from_slice(&bitmap);
+        for row in rows.iter().filter(|row| row.iter().any(|&x| x != 0)) {
+            for e in *row {
+                out.extend_from_slice(&e.to_le_bytes());
+            }
         }
         for x in s.c.iter().chain(&s.v).chain([&s.bias]) {
             out.extend_from_slice(&x.to_le_bytes());
@@ -108,20 +121,24 @@ pub fn encode(raw: &[RawStage]) -> Vec<u8> {
 
 pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
     let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-    if bytes.len() < HEADER + 4 {
-        return Err(err(
+    let truncated = |expected: usize| {
+        err(
             file,
             WeightsProblem::Truncated {
                 len: bytes.len(),
-                expected: HEADER + 4,
+                expected,
             },
-        ));
+        )
+    };
+    if bytes.len() < HEADER + 4 {
+        return Err(truncated(HEADER + 4));
     }
     if &bytes[..4] != MAGIC {
         return Err(err(file, WeightsProblem::BadMagic));
     }
-    if word(4) != VERSION {
-        return Err(err(file, WeightsProblem::Version(word(4))));
+    let version = word(4);
+    if version != 1 && version != VERSION {
+        return Err(err(file, WeightsProblem::Version(version)));
     }
     if word(8) != weights::PATTERN_SET {
         return Err(err(file, WeightsProblem::PatternSet(word(8))));
@@ -137,38 +154,59 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
         ));
     }
     let dim = dim as usize;
-    let per_stage = STAGE_WEIGHTS * dim * 2 + (2 * dim + 1) * 4;
-    let expected = HEADER + mask.count_ones() as usize * per_stage + 4;
-    if bytes.len() != expected {
-        return Err(err(
-            file,
-            WeightsProblem::Truncated {
-                len: bytes.len(),
-                expected,
-            },
-        ));
+    let tail = (2 * dim + 1) * 4;
+    let bitmap_len = STAGE_WEIGHTS.div_ceil(8);
+    // The length the header and the bitmaps announce, before anything else is trusted.
+    let mut expected = HEADER;
+    for _ in 0..mask.count_ones() {
+        let rows = if version == 1 {
+            STAGE_WEIGHTS
+        } else if expected + bitmap_len + 4 > bytes.len() {
+            return Err(truncated(expected + bitmap_len + 4));
+        } else {
+            let ones: u32 = bytes[expected..expected + bitmap_len].iter().map(|b| b.count_ones()).sum();
+            expected += bitmap_len;
+            ones as usize
+        };
+        expected += rows * dim * 2 + tail;
     }
-    let stored = word(expected - 4);
-    let computed = weights::fnv1a(&bytes[..expected - 4]);
+    expected += 4;
+    if bytes.len() != expected {
+        return Err(truncated(expected));
+    }
+    let end = expected - 4;
+    let stored = word(end);
+    let computed = weights::fnv1a(&bytes[..end]);
     if stored != computed {
         return Err(err(file, WeightsProblem::Checksum { stored, computed }));
     }
     let mut out = Vec::new();
     let mut at = HEADER;
     for stage in (0..STAGES).filter(|s| mask >> s & 1 == 1) {
-        let entries: Vec<i16> = bytes[at..at + STAGE_WEIGHTS * dim * 2]
-            .chunks_exact(2)
-            .map(|b| i16::from_le_bytes([b[0], b[1]]))
-            .collect();
-        if let Some((index, &value)) = entries.iter().enumerate().find(|(_, e)| e.abs() > weights::MAX_WEIGHT) {
-            return Err(err(file, WeightsProblem::Range { index, value }));
+        // The rows this stage stores, in order.
+        let rows: Vec<usize> = if version == 1 {
+            (0..STAGE_WEIGHTS).collect()
+        } else {
+            let bitmap = &bytes[at..at + bitmap_len];
+            at += bitmap_len;
+            (0..STAGE_WEIGHTS).filter(|&r| bitmap[r / 8] >> (r % 8) & 1 == 1).collect()
+        };
+        let size = rows.len() * dim * 2;
+        let mut entries = vec![0i16; STAGE_WEIGHTS * dim];
+        let values = bytes[at..at + size].chunks_exact(2).map(|b| i16::from_le_bytes([b[0], b[1]]));
+        let slots = rows.iter().flat_map(|&r| r * dim..(r + 1) * dim);
+        for (slot, value) in slots.zip(values) {
+            if value.abs() > weights::MAX_WEIGHT {
+                return Err(err(file, WeightsProblem::Range { index: slot, value }));
+            }
+            entries[slot] = value;
         }
-        at += STAGE_WEIGHTS * dim * 2;
+        at += size;
         let float = |k: usize| f32::from_le_bytes([bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]]);
         let c = (0..dim).map(|k| float(at + 4 * k)).collect();
         let v = (0..dim).map(|k| float(at + 4 * (dim + k))).collect();
         let bias = float(at + 8 * dim);
-        at += (2 * dim + 1) * 4;
+        at += tail;
         out.push(RawStage {
             stage,
             entries,
@@ -344,11 +382,18 @@ impl NetStage {
     }
 }
 
+/// A layer of random entries for every stage (other modules' tests: something that moves
+/// the value a lot).
+#[cfg(test)]
+pub(crate) fn random_layers(dim: usize) -> Vec<RawStage> {
+    (0..STAGES).map(|s| tests::raw(s, s as u64 + 7, dim)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn raw(stage: usize, seed: u64, dim: usize) -> RawStage {
+    pub(super) fn raw(stage: usize, seed: u64, dim: usize) -> RawStage {
         let mut x = seed;
         let entries = (0..STAGE_WEIGHTS * dim)
             .map(|_| {
@@ -385,7 +430,7 @@ mod tests {
             let cut = decode(&bytes[..bytes.len() - 1], "n.bin").expect_err("truncated");
             assert!(matches!(cut.problem, WeightsProblem::Truncated { .. }), "{cut}");
             let mut flipped = bytes.clone();
-            flipped[HEADER + 7] ^= 1;
+            flipped[HEADER + STAGE_WEIGHTS.div_ceil(8) + 7] ^= 1;
             let bad = decode(&flipped, "n.bin").expect_err("checksum");
             assert!(matches!(bad.problem, WeightsProblem::Checksum { .. }), "{bad}");
             assert!(bad.to_string().contains("n.bin"));
@@ -397,6 +442,73 @@ mod tests {
             matches!(shape.problem, WeightsProblem::Shape { per_stage: 12, .. }),
             "{shape}"
         );
+    }
+
+    /// A layer with zero rows (the big shapes', the unreached ones) stores only the others,
+    /// decodes to the same entries, and the first version's files, which stored every row,
+    /// still read.
+    #[test]
+    fn a_file_stores_only_the_nonzero_rows_and_version_1_still_reads() {
+        use crate::eval::patterns::SHAPES;
+        let mut stages = vec![raw(2, 3, 16), raw(6, 4, 16)];
+        for l in &mut stages {
+            for k in (0..N_SHAPES).filter(|&k| SHAPES[k].len() >= 10) {
+                l.entries[OFFSETS[k] * 16..OFFSETS[k + 1] * 16]
+                    .iter_mut()
+                    .for_each(|x| *x = 0);
+            }
+            // A row with one nonzero entry is kept whole.
+            l.entries[(OFFSETS[N_SHAPES] + 3) * 16..(OFFSETS[N_SHAPES] + 4) * 16].fill(0);
+            l.entries[(OFFSETS[N_SHAPES] + 5) * 16..(OFFSETS[N_SHAPES] + 6) * 16].fill(0);
+            l.entries[(OFFSETS[N_SHAPES] + 5) * 16 + 15] = 9;
+        }
+        let bytes = encode(&stages);
+        let nonzero: usize = (0..STAGE_WEIGHTS)
+            .filter(|&r| stages[0].entries[r * 16..][..16].iter().any(|&x| x != 0))
+            .count();
+        let big: usize = (0..N_SHAPES)
+            .filter(|&k| SHAPES[k].len() >= 10)
+            .map(|k| OFFSETS[k + 1] - OFFSETS[k])
+            .sum();
+        assert!(nonzero < STAGE_WEIGHTS - big, "{nonzero} rows");
+        assert_eq!(
+            bytes.len(),
+            HEADER + 2 * (STAGE_WEIGHTS.div_ceil(8) + nonzero * 16 * 2 + 33 * 4) + 4
+        );
+        assert_eq!(decode(&bytes, "n.bin").expect("decodes"), stages);
+        // Version 1: every row.
+        let mut v1 = Vec::new();
+        v1.extend_from_slice(MAGIC);
+        for w in [1, weights::PATTERN_SET, 16, 1 << 2 | 1 << 6] {
+            v1.extend_from_slice(&w.to_le_bytes());
+        }
+        for s in &stages {
+            for e in &s.entries {
+                v1.extend_from_slice(&e.to_le_bytes());
+            }
+            for x in s.c.iter().chain(&s.v).chain([&s.bias]) {
+                v1.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        let sum = weights::fnv1a(&v1);
+        v1.extend_from_slice(&sum.to_le_bytes());
+        assert_eq!(decode(&v1, "v1.bin").expect("version 1 decodes"), stages);
+        let mut later = bytes.clone();
+        later[4] = 3;
+        assert!(matches!(
+            decode(&later, "n.bin").expect_err("version 3").problem,
+            WeightsProblem::Version(3)
+        ));
+        // The last stage's bitmap with a stored row left out: the file holds more than its
+        // header and bitmaps account for.
+        let mut fewer = bytes[..bytes.len() - 4].to_vec();
+        let second = HEADER + STAGE_WEIGHTS.div_ceil(8) + nonzero * 32 + 33 * 4;
+        fewer[second + OFFSETS[1] / 8] &= !(1 << (OFFSETS[1] % 8));
+        let sum = weights::fnv1a(&fewer);
+        fewer.extend_from_slice(&sum.to_le_bytes());
+        let e = decode(&fewer, "n.bin").expect_err("a row fewer than the bytes");
+        assert!(matches!(e.problem, WeightsProblem::Truncated { .. }), "{e}");
+        assert!(e.to_string().contains("n.bin"));
     }
 
     /// The folded layer the search reads sums what the unfolded one sums on every term of

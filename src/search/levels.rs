@@ -1,6 +1,7 @@
 //! The level table (`params/levels.txt`): level -> midgame depth, exact and WLD solve empties,
 //! midgame selectivity, the empties of the probable WLD solves above the proven ones, and a
-//! shallower depth for the opening.
+//! shallower depth for the opening; a row ending in the word `layer` reads the evaluation's
+//! non-linear layer (where the evaluation has one).
 
 use std::fmt;
 use std::path::Path;
@@ -24,6 +25,10 @@ pub struct Level {
     /// midgame search is cheap (its leaves are a few empties from the end) and its pruning
     /// errors are the ones a game is decided on.
     pub late: Option<(u32, u32, u32)>,
+    /// Whether the search reads the evaluation's non-linear layer (`eval::net`), where the
+    /// evaluation has one: it costs about a quarter more time a node, which pays at the deep
+    /// levels only.
+    pub layer: bool,
 }
 
 impl Level {
@@ -75,7 +80,7 @@ impl fmt::Display for LevelsError {
 
 impl std::error::Error for LevelsError {}
 
-const EMBEDDED: &str = include_str!("../../params/levels.txt");
+pub(crate) const EMBEDDED: &str = include_str!("../../params/levels.txt");
 
 impl Levels {
     /// The table shipped in the binary.
@@ -106,6 +111,10 @@ impl Levels {
             if line.is_empty() {
                 continue;
             }
+            let (line, layer) = match line.strip_suffix("layer") {
+                Some(rest) if rest.is_empty() || rest.ends_with(char::is_whitespace) => (rest, true),
+                _ => (line, false),
+            };
             let nums: Result<Vec<u32>, _> = line.split_whitespace().map(str::parse::<u32>).collect();
             let nums = nums.map_err(|e| err(i + 1, format!("not a number: {e}")))?;
             // The three probable-solve columns are optional (none when left out), and so are
@@ -160,6 +169,7 @@ impl Levels {
                 probable_empties: probable,
                 opening,
                 late,
+                layer,
             });
         }
         if table.len() != 61 {
@@ -236,6 +246,21 @@ mod tests {
         ] {
             let t = text.replace("4 4 4 17 45 20 90 31", bad);
             assert!(Levels::parse(&t, "t").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_row_ending_in_layer_reads_the_layer() {
+        let text = table_with(18, 20, " 4 4 4 17 45 layer");
+        let l = Levels::parse(&text, "t").expect("valid table");
+        assert!(l.get(20).layer);
+        assert_eq!(l.get(20).opening, Some((17, 45)));
+        assert!(!l.get(19).layer);
+        let short = Levels::parse(&table_with(18, 20, " layer"), "t").expect("five numbers and the word");
+        assert!(short.get(20).layer && short.get(20).depth == 18);
+        for bad in [" 4 4 4 17 45 layers", " 4 4 4 17 45 player", " layer 4 4 4"] {
+            let e = Levels::parse(&table_with(18, 20, bad), "t").expect_err(bad);
+            assert_eq!(e.line, 21, "{bad}: {e}");
         }
     }
 
