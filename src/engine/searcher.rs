@@ -373,20 +373,25 @@ mod tests {
         SearchThinker::new(8, Box::new(eval), Levels::embedded().expect("levels"), 1)
     }
 
-    #[test]
-    fn go_and_hint_give_legal_moves_with_depth_strings() {
-        let mut t = thinker();
-        let stop = AtomicBool::new(false);
-        let req = ThinkRequest {
-            position: Position::start(),
-            level: 4,
+    /// A fixed-level search for the best move from `position`, no clock.
+    fn request(position: Position, level: u32) -> ThinkRequest {
+        ThinkRequest {
+            position,
+            level,
             time: None,
             moves: 1,
             draw_value: 0.0,
             risk: None,
             by_clock: false,
             until_stopped: false,
-        };
+        }
+    }
+
+    #[test]
+    fn go_and_hint_give_legal_moves_with_depth_strings() {
+        let mut t = thinker();
+        let stop = AtomicBool::new(false);
+        let req = request(Position::start(), 4);
         let mut lines = Vec::new();
         let r = t.think(&req, &stop, &mut |i| lines.push(i));
         assert!(Position::start().board.moves() >> r.best.index().unwrap_or(64) & 1 != 0);
@@ -420,17 +425,7 @@ mod tests {
         let position = Position::start().play(37).expect("F5");
         let think = |eval: &Evaluator, level: u32| {
             let mut t = SearchThinker::new(8, Box::new(eval.clone()), levels.clone(), 1);
-            let req = ThinkRequest {
-                position,
-                level,
-                time: None,
-                moves: 1,
-                draw_value: 0.0,
-                risk: None,
-                by_clock: false,
-                until_stopped: false,
-            };
-            let r = t.think(&req, &stop, &mut |_| {});
+            let r = t.think(&request(position, level), &stop, &mut |_| {});
             (r.score, r.nodes)
         };
         assert_eq!(think(&layered, 5), think(&plain, 5));
@@ -447,14 +442,8 @@ mod tests {
         let pos = crate::board::notation::parse_position("-XXXXXXXXOXOOOXXXOOXOXXXXOOOXXOOXXOXOOOOXOXXXOOOXOOO-OOO-OOOOOOO X")
             .expect("valid");
         let req = |draw_value| ThinkRequest {
-            position: pos,
-            level: 1,
-            time: None,
-            moves: 1,
             draw_value,
-            risk: None,
-            by_clock: false,
-            until_stopped: false,
+            ..request(pos, 1)
         };
         let mut t = thinker();
         let r = t.think(&req(1.0), &stop, &mut |_| {});
