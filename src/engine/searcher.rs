@@ -16,10 +16,7 @@ use std::time::Instant;
 
 pub struct SearchThinker {
     searcher: Searcher,
-    eval: Box<dyn OrderingEval + Send + Sync>,
-    /// `eval` without its non-linear layer, for the levels that do not read it (`Level::layer`);
-    /// `None` when `eval` has no layer.
-    plain: Option<Box<dyn OrderingEval + Send + Sync>>,
+    evals: Evaluations,
     levels: Levels,
     threads: usize,
 }
@@ -115,16 +112,28 @@ pub fn clock_level(budget: Budget, empties: u32, levels: &Levels) -> Level {
     }
 }
 
-/// The evaluation a search at `level` reads: `plain` (the one without the layer) unless the
-/// level reads the layer or there is none.
-fn evaluation_for<'a>(
-    eval: &'a (dyn OrderingEval + Send + Sync),
-    plain: Option<&'a (dyn OrderingEval + Send + Sync)>,
-    level: &Level,
-) -> &'a (dyn OrderingEval + Send + Sync) {
-    match plain {
-        Some(p) if !level.layer => p,
-        _ => eval,
+/// The engine's evaluation, and a copy without its non-linear layer for the levels that do not
+/// read it (`Level::layer`), made once at start.
+struct Evaluations {
+    full: Box<dyn OrderingEval + Send + Sync>,
+    /// `None` when `full` has no layer.
+    plain: Option<Box<dyn OrderingEval + Send + Sync>>,
+}
+
+impl Evaluations {
+    fn new(full: Box<dyn OrderingEval + Send + Sync>) -> Evaluations {
+        Evaluations {
+            plain: full.without_layer(),
+            full,
+        }
+    }
+
+    /// The evaluation a search at `level` reads.
+    fn for_level(&self, level: &Level) -> &(dyn OrderingEval + Send + Sync) {
+        match &self.plain {
+            Some(p) if !level.layer => p.as_ref(),
+            _ => self.full.as_ref(),
+        }
     }
 }
 
@@ -132,8 +141,7 @@ impl SearchThinker {
     pub fn new(hash_mb: usize, eval: Box<dyn OrderingEval + Send + Sync>, levels: Levels, threads: usize) -> SearchThinker {
         SearchThinker {
             searcher: Searcher::new(hash_mb),
-            plain: eval.without_layer(),
-            eval,
+            evals: Evaluations::new(eval),
             levels,
             threads,
         }
@@ -178,9 +186,7 @@ impl SearchThinker {
                     // One ply: the evaluation of the position after the move.
                     crate::search::request::SearchResult {
                         best: None,
-                        score: evaluation_for(self.eval.as_ref(), self.plain.as_deref(), &level)
-                            .evaluate(&child)
-                            .clamp(-64, 64),
+                        score: self.evals.for_level(&level).evaluate(&child).clamp(-64, 64),
                         kind: DepthKind::Midgame {
                             depth: 0,
                             percent: level.selectivity_at(child.empty_count()),
@@ -195,7 +201,7 @@ impl SearchThinker {
                         draw: -crate::search::draw::from_discs(req.draw_value),
                         ..self.request(child, level, depth - 1, None)
                     };
-                    let eval = evaluation_for(self.eval.as_ref(), self.plain.as_deref(), &level);
+                    let eval = self.evals.for_level(&level);
                     self.searcher.run(&child_req, eval, stop, &mut |_| {})
                 };
                 if stop.load(Ordering::Relaxed) && !round.is_empty() {
@@ -267,7 +273,7 @@ impl SearchThinker {
             &mut self.searcher,
             sreq,
             Risk::new(confidence),
-            evaluation_for(self.eval.as_ref(), self.plain.as_deref(), level),
+            self.evals.for_level(level),
             stop,
             all,
             &mut |lines| {
@@ -340,12 +346,9 @@ impl Think for SearchThinker {
         if req.moves > 1 {
             return self.hint(req, stop, &mut report);
         }
-        let r = self.searcher.run(
-            &sreq,
-            evaluation_for(self.eval.as_ref(), self.plain.as_deref(), &level),
-            stop,
-            &mut |i| report(info(i, None, 1.0, start, 0)),
-        );
+        let r = self.searcher.run(&sreq, self.evals.for_level(&level), stop, &mut |i| {
+            report(info(i, None, 1.0, start, 0))
+        });
         // The search always yields a move when the side to move has one; keep a legal fallback.
         let best = match r.best {
             Some(Square::At(sq)) if b.moves() >> sq & 1 != 0 => Square::At(sq),

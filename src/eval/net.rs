@@ -97,19 +97,17 @@ pub fn encode(raw: &[RawStage]) -> Vec<u8> {
     let mut sorted: Vec<&RawStage> = raw.iter().collect();
     sorted.sort_by_key(|s| s.stage);
     for s in sorted {
-        let rows: Vec<&[i16]> = s.entries.chunks_exact(dim).collect();
+        // One pass fills the bitmap and the kept rows; the bitmap goes first in the file.
         let mut bitmap = vec![0u8; STAGE_WEIGHTS.div_ceil(8)];
-        for (r, row) in rows.iter().enumerate() {
+        let mut kept = Vec::new();
+        for (r, row) in s.entries.chunks_exact(dim).enumerate() {
             if row.iter().any(|&x| x != 0) {
                 bitmap[r / 8] |= 1 << (r % 8);
+                kept.extend(row.iter().flat_map(|e| e.to_le_bytes()));
             }
         }
         out.extend_from_slice(&bitmap);
-        for row in rows.iter().filter(|row| row.iter().any(|&x| x != 0)) {
-            for e in *row {
-                out.extend_from_slice(&e.to_le_bytes());
-            }
-        }
+        out.extend_from_slice(&kept);
         for x in s.c.iter().chain(&s.v).chain([&s.bias]) {
             out.extend_from_slice(&x.to_le_bytes());
         }
