@@ -220,14 +220,21 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
 /// 1/QUANT; i32 for the scale's arithmetic).
 fn fold(s: &RawStage, folding: &Folding, fold_edges: impl Fn(&[i16]) -> Vec<i16>) -> Vec<i32> {
     let dim = s.dim();
-    let mut folded = vec![0i32; STAGE_WEIGHTS * dim];
+    // The shapes with a vector: the trainer leaves the big shapes without (SKIP_SQUARES), and
+    // their tables are most of the rows.
+    let with: Vec<bool> = (0..N_SHAPES)
+        .map(|k| s.entries[OFFSETS[k] * dim..OFFSETS[k + 1] * dim].iter().any(|&x| x != 0))
+        .collect();
+    let mut folded = folding.fold_rows(&s.entries, dim, &with);
+    folded.resize(STAGE_WEIGHTS * dim, 0);
+    let (patterns, edge) = (super::PATTERN_WEIGHTS, super::EDGE_MOBILITY);
+    for (slot, &x) in s.entries[patterns * dim..edge * dim].iter().enumerate() {
+        folded[patterns * dim + slot] = i32::from(x);
+    }
     for k in 0..dim {
-        let channel: Vec<i16> = (0..STAGE_WEIGHTS).map(|r| s.entries[r * dim + k]).collect();
-        let mut f = folding.fold(&channel);
-        f.extend_from_slice(&channel[super::PATTERN_WEIGHTS..super::EDGE_MOBILITY]);
-        f.extend(fold_edges(&channel[super::EDGE_MOBILITY..]));
-        for (r, x) in f.into_iter().enumerate() {
-            folded[r * dim + k] = i32::from(x);
+        let channel: Vec<i16> = (edge..STAGE_WEIGHTS).map(|r| s.entries[r * dim + k]).collect();
+        for (r, x) in fold_edges(&channel).into_iter().enumerate() {
+            folded[(edge + r) * dim + k] = i32::from(x);
         }
     }
     folded
@@ -264,7 +271,11 @@ impl Net {
             let scale = 127.0 * QUANT / top as f32;
             let rows = folded
                 .iter()
-                .map(|&x| (x as f32 * 127.0 / top as f32).round().clamp(-127.0, 127.0) as i8)
+                // Most entries are zero (the shapes without vectors): no rounding for them.
+                .map(|&x| match x {
+                    0 => 0,
+                    _ => (x as f32 * 127.0 / top as f32).round().clamp(-127.0, 127.0) as i8,
+                })
                 .collect();
             let mut c = [0i32; 16];
             let mut v = [0f32; 16];
