@@ -7,6 +7,7 @@ use oxello::board::Position;
 use oxello::board::notation::{parse_position, play_transcript};
 use oxello::book::Book;
 use oxello::engine::book::{EngineBook, Lottery};
+use oxello::engine::searcher::LayerLoader;
 use oxello::eval::Evaluator;
 use oxello::eval::bootstrap::BootstrapEval;
 use oxello::search::endcut::EndCut;
@@ -34,6 +35,20 @@ pub fn evaluation(globals: &Globals) -> Result<Eval, String> {
     Evaluator::load_or_embedded(globals.params.as_deref())
         .map(|e| Box::new(e) as Eval)
         .map_err(|e| e.to_string())
+}
+
+/// The layer the engines' levels marked `layer` read when the evaluation has none: the
+/// embedded one, trained over the embedded weights. None with `--params` (a `DIR/net.bin` is
+/// read with `DIR/eval.bin`, the weights it corrects) or with the bootstrap evaluation.
+pub fn layer_loader(globals: &Globals) -> Option<LayerLoader> {
+    if globals.params.is_some() || globals.bootstrap_eval {
+        return None;
+    }
+    Some(std::sync::Arc::new(|| {
+        Evaluator::embedded_with_layer()
+            .map(|e| Box::new(e) as Eval)
+            .map_err(|e| e.to_string())
+    }))
 }
 
 fn install_endcut(params: Option<&Path>) -> Result<(), String> {

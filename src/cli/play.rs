@@ -153,6 +153,9 @@ pub(super) fn search_thinker(hash: usize, threads: usize, globals: &Globals, eva
     // A params directory may also replace the level table and the Multi-ProbCut table.
     let mut thinker = SearchThinker::new(hash, eval, load::levels(globals)?, threads.max(1));
     thinker.set_mpc(load::mpc(globals.params.as_deref())?);
+    if let Some(layer) = load::layer_loader(globals) {
+        thinker.set_layer_loader(layer);
+    }
     Ok(thinker)
 }
 

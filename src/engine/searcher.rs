@@ -12,6 +12,7 @@ use crate::search::midgame::Searcher;
 use crate::search::request::{Driver, Limits, Pruning, SearchInfo, SearchRequest};
 use crate::search::risk::{self, Risk, RiskLine};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 pub struct SearchThinker {
@@ -112,29 +113,93 @@ pub fn clock_level(budget: Budget, empties: u32, levels: &Levels) -> Level {
     }
 }
 
-/// The engine's evaluation, and a copy without its non-linear layer for the levels that do not
-/// read it (`Level::layer`), made once at start.
+/// Makes the evaluation with the non-linear layer (the shipped weights with the shipped
+/// layer), for `SearchThinker::set_layer_loader`.
+pub type LayerLoader = Arc<dyn Fn() -> Result<Box<dyn OrderingEval + Send + Sync>, String> + Send + Sync>;
+
+type Layered = OnceLock<Option<Box<dyn OrderingEval + Send + Sync>>>;
+
+/// The engine's evaluations: one without the non-linear layer, and one with it for the levels
+/// that read it (`Level::layer`).
 struct Evaluations {
-    full: Box<dyn OrderingEval + Send + Sync>,
-    /// `None` when `full` has no layer.
-    plain: Option<Box<dyn OrderingEval + Send + Sync>>,
+    plain: Box<dyn OrderingEval + Send + Sync>,
+    /// The evaluation given when it has a layer; else `load`'s, made when a level that reads it
+    /// is first searched, so that the other levels never pay the layer's load (about 0.3 s) or
+    /// its memory (about 60 MB). `None` inside when there is no layer to read.
+    layered: Arc<Layered>,
+    load: Option<LayerLoader>,
+    /// A load has begun beside a search that could not wait for it.
+    loading: AtomicBool,
+}
+
+/// Runs `load` (at most once for the cell: `OnceLock` makes a second caller wait for the first).
+fn make_layer(load: &LayerLoader) -> Option<Box<dyn OrderingEval + Send + Sync>> {
+    match load() {
+        Ok(e) => Some(e),
+        Err(problem) => {
+            // The engine keeps serving: the level searches as the others do.
+            log::warn!("{problem}: level searches without the layer");
+            None
+        }
+    }
 }
 
 impl Evaluations {
-    fn new(full: Box<dyn OrderingEval + Send + Sync>) -> Evaluations {
+    fn new(eval: Box<dyn OrderingEval + Send + Sync>) -> Evaluations {
+        let (plain, layered) = match eval.without_layer() {
+            Some(plain) => (plain, OnceLock::from(Some(eval))),
+            None => (eval, OnceLock::new()),
+        };
         Evaluations {
-            plain: full.without_layer(),
-            full,
+            plain,
+            layered: Arc::new(layered),
+            load: None,
+            loading: AtomicBool::new(false),
         }
     }
 
-    /// The evaluation a search at `level` reads.
-    fn for_level(&self, level: &Level) -> &(dyn OrderingEval + Send + Sync) {
-        match &self.plain {
-            Some(p) if !level.layer => p.as_ref(),
-            _ => self.full.as_ref(),
+    /// The evaluation a search at `level` reads. When the layer is still to be made, a thread
+    /// makes it; a search that `waits` (no clock: a fixed level) waits for it unless `stop` is
+    /// set meanwhile, so that a stop or a protocol command is never held up by the load; one
+    /// under a clock, whose time the load would take, or one that runs until stopped (pondering,
+    /// analysis) searches without it, and the searches after read it.
+    fn for_level(&self, level: &Level, waits: bool, stop: &AtomicBool) -> &(dyn OrderingEval + Send + Sync) {
+        let plain = self.plain.as_ref();
+        if !level.layer {
+            return plain;
         }
+        if let Some(made) = self.layered.get() {
+            return made.as_deref().unwrap_or(plain);
+        }
+        let Some(load) = &self.load else {
+            return plain;
+        };
+        if !self.loading.swap(true, Ordering::Relaxed) {
+            let (cell, making) = (Arc::clone(&self.layered), Arc::clone(load));
+            let spawned = std::thread::Builder::new()
+                .name("layer-load".into())
+                .spawn(move || cell.get_or_init(|| make_layer(&making)).is_some());
+            if let Err(e) = spawned {
+                log::warn!("cannot start a thread to load the layer: {e}; loading it here");
+                return self.layered.get_or_init(|| make_layer(load)).as_deref().unwrap_or(plain);
+            }
+        }
+        if waits {
+            while !stop.load(Ordering::Relaxed) {
+                if let Some(made) = self.layered.get() {
+                    return made.as_deref().unwrap_or(plain);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        plain
     }
+}
+
+/// Whether a search for `req` waits for the layer to be made: a fixed level, no clock (its
+/// result must not depend on how fast the load went).
+fn waits_for_layer(req: &ThinkRequest) -> bool {
+    req.time.is_none() && !req.until_stopped
 }
 
 impl SearchThinker {
@@ -144,6 +209,15 @@ impl SearchThinker {
             evals: Evaluations::new(eval),
             levels,
             threads,
+        }
+    }
+
+    /// Where the levels that read a layer get it when the evaluation given has none: `load` runs
+    /// once, when such a level is first searched (`Evaluations::for_level`). Ignored when the
+    /// evaluation given has a layer of its own.
+    pub fn set_layer_loader(&mut self, load: LayerLoader) {
+        if self.evals.layered.get().is_none() {
+            self.evals.load = Some(load);
         }
     }
 
@@ -186,7 +260,11 @@ impl SearchThinker {
                     // One ply: the evaluation of the position after the move.
                     crate::search::request::SearchResult {
                         best: None,
-                        score: self.evals.for_level(&level).evaluate(&child).clamp(-64, 64),
+                        score: self
+                            .evals
+                            .for_level(&level, waits_for_layer(req), stop)
+                            .evaluate(&child)
+                            .clamp(-64, 64),
                         kind: DepthKind::Midgame {
                             depth: 0,
                             percent: level.selectivity_at(child.empty_count()),
@@ -201,7 +279,7 @@ impl SearchThinker {
                         draw: -crate::search::draw::from_discs(req.draw_value),
                         ..self.request(child, level, depth - 1, None)
                     };
-                    let eval = self.evals.for_level(&level);
+                    let eval = self.evals.for_level(&level, waits_for_layer(req), stop);
                     self.searcher.run(&child_req, eval, stop, &mut |_| {})
                 };
                 if stop.load(Ordering::Relaxed) && !round.is_empty() {
@@ -273,7 +351,7 @@ impl SearchThinker {
             &mut self.searcher,
             sreq,
             Risk::new(confidence),
-            self.evals.for_level(level),
+            self.evals.for_level(level, waits_for_layer(req), stop),
             stop,
             all,
             &mut |lines| {
@@ -346,9 +424,12 @@ impl Think for SearchThinker {
         if req.moves > 1 {
             return self.hint(req, stop, &mut report);
         }
-        let r = self.searcher.run(&sreq, self.evals.for_level(&level), stop, &mut |i| {
-            report(info(i, None, 1.0, start, 0))
-        });
+        let r = self.searcher.run(
+            &sreq,
+            self.evals.for_level(&level, waits_for_layer(req), stop),
+            stop,
+            &mut |i| report(info(i, None, 1.0, start, 0)),
+        );
         // The search always yields a move when the side to move has one; keep a legal fallback.
         let best = match r.best {
             Some(Square::At(sq)) if b.moves() >> sq & 1 != 0 => Square::At(sq),
@@ -406,24 +487,31 @@ mod tests {
         assert!(hints[12..].iter().all(|h| h.depth == SearchDepth::Plies(4)));
     }
 
+    /// The embedded level table with level 6 marked `layer` (and no other).
+    fn levels_with_layer_at_6() -> Levels {
+        let text: String = crate::search::levels::EMBEDDED
+            .lines()
+            .map(|l| {
+                let row = l.strip_suffix(" layer").unwrap_or(l);
+                if row.starts_with("6 ") {
+                    format!("{row} layer\n")
+                } else {
+                    format!("{row}\n")
+                }
+            })
+            .collect();
+        let levels = Levels::parse(&text, "t").expect("levels");
+        assert!(levels.get(6).layer && !levels.get(5).layer && !levels.get(20).layer);
+        levels
+    }
+
     /// An evaluation with a layer: the levels whose row says `layer` read it, the others
     /// search as the evaluation without it does, node for node.
     #[test]
     fn only_the_levels_marked_layer_read_the_layer() {
         let plain = Evaluator::embedded().expect("embedded weights");
         let layered = plain.clone().with_net(&crate::eval::net::random_layers(16));
-        let text: String = crate::search::levels::EMBEDDED
-            .lines()
-            .map(|l| {
-                if l.starts_with("6 ") {
-                    format!("{l} layer\n")
-                } else {
-                    format!("{l}\n")
-                }
-            })
-            .collect();
-        let levels = Levels::parse(&text, "t").expect("levels");
-        assert!(levels.get(6).layer && !levels.get(5).layer);
+        let levels = levels_with_layer_at_6();
         let stop = AtomicBool::new(false);
         let position = Position::start().play(37).expect("F5");
         let think = |eval: &Evaluator, level: u32| {
@@ -433,6 +521,74 @@ mod tests {
         };
         assert_eq!(think(&layered, 5), think(&plain, 5));
         assert_ne!(think(&layered, 6), think(&plain, 6));
+    }
+
+    /// An evaluation without a layer and a loader (the shipped engine): the loader runs on the
+    /// first search at a level that reads the layer and never again, never for the other
+    /// levels, and the level then searches as with the layer given at start; a loader that
+    /// fails leaves the level searching without the layer.
+    #[test]
+    fn the_layer_is_loaded_once_on_the_first_search_at_a_level_that_reads_it() {
+        use std::sync::atomic::AtomicUsize;
+        let plain = Evaluator::embedded().expect("embedded weights");
+        let layered = plain.clone().with_net(&crate::eval::net::random_layers(16));
+        let levels = levels_with_layer_at_6();
+        let stop = AtomicBool::new(false);
+        let position = Position::start().play(37).expect("F5");
+        let loads = Arc::new(AtomicUsize::new(0));
+        let given = |eval: &Evaluator| SearchThinker::new(8, Box::new(eval.clone()), levels.clone(), 1);
+        let loading = || {
+            let mut t = given(&plain);
+            let (counter, made) = (Arc::clone(&loads), layered.clone());
+            t.set_layer_loader(Arc::new(move || {
+                counter.fetch_add(1, Ordering::Relaxed);
+                Ok(Box::new(made.clone()))
+            }));
+            t
+        };
+        // Each comparison on a new thinker: a search leaves its hash table to the next.
+        let think = |t: &mut SearchThinker, level: u32| {
+            let r = t.think(&request(position, level), &stop, &mut |_| {});
+            (r.score, r.nodes)
+        };
+        let mut t = loading();
+        assert_eq!(think(&mut t, 5), think(&mut given(&plain), 5));
+        think(&mut t, 4);
+        assert_eq!(loads.load(Ordering::Relaxed), 0);
+        let mut t = loading();
+        assert_eq!(think(&mut t, 6), think(&mut given(&layered), 6));
+        assert_eq!(loads.load(Ordering::Relaxed), 1);
+        think(&mut t, 6);
+        think(&mut t, 5);
+        assert_eq!(loads.load(Ordering::Relaxed), 1);
+        let mut failing = given(&plain);
+        failing.set_layer_loader(Arc::new(|| Err("params/net.bin (embedded): truncated".to_string())));
+        assert_eq!(think(&mut failing, 6), think(&mut given(&plain), 6));
+        assert_ne!(think(&mut given(&layered), 6), think(&mut given(&plain), 6));
+
+        // Under a clock the first search does not wait: it searches without the layer while a
+        // thread makes it, and the searches after read it.
+        loads.store(0, Ordering::Relaxed);
+        let timed = ThinkRequest {
+            time: Some(Budget {
+                target: std::time::Duration::from_secs(60),
+                hard: std::time::Duration::from_secs(60),
+            }),
+            ..request(position, 6)
+        };
+        let timed_think = |t: &mut SearchThinker| {
+            let r = t.think(&timed, &stop, &mut |_| {});
+            (r.score, r.nodes)
+        };
+        let mut t = loading();
+        assert_eq!(timed_think(&mut t), timed_think(&mut given(&plain)));
+        let waited = Instant::now();
+        while t.evals.layered.get().is_none() && waited.elapsed().as_secs() < 60 {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(matches!(t.evals.layered.get(), Some(Some(_))), "the layer was not made");
+        timed_think(&mut t);
+        assert_eq!(loads.load(Ordering::Relaxed), 1);
     }
 
     /// Through the `Think` API with the real evaluation: Black to move, E7 ends the game

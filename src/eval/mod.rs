@@ -86,6 +86,8 @@ pub const STAGE_WIDTH: u32 = 6;
 pub const STAGES: usize = 10;
 
 const EMBEDDED: &[u8] = include_bytes!("../../params/eval.bin");
+/// The non-linear layer trained over `EMBEDDED`'s terms (`params/README.md`).
+const EMBEDDED_NET: &[u8] = include_bytes!("../../params/net.bin");
 
 pub fn stage(empties: u32) -> usize {
     (empties.min(59) / STAGE_WIDTH) as usize
@@ -255,6 +257,13 @@ impl Evaluator {
     /// The weights shipped in the binary.
     pub fn embedded() -> Result<Evaluator, EvalError> {
         Evaluator::from_bytes(EMBEDDED, "params/eval.bin (embedded)")
+    }
+
+    /// The weights shipped in the binary with the non-linear layer shipped for them, which
+    /// the levels marked `layer` read (the engine makes it on the first search at such a level).
+    pub fn embedded_with_layer() -> Result<Evaluator, EvalError> {
+        let layer = net::decode(EMBEDDED_NET, "params/net.bin (embedded)")?;
+        Ok(Evaluator::embedded()?.with_net(&layer))
     }
 
     pub fn load(path: &std::path::Path) -> Result<Evaluator, EvalError> {
@@ -685,6 +694,28 @@ impl OrderingEval for Evaluator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shipped layer decodes, covers the midgame stages (1-8) and moves their values.
+    #[test]
+    fn the_embedded_layer_loads_and_covers_the_midgame_stages() {
+        let plain = Evaluator::embedded().expect("embedded weights");
+        let layered = Evaluator::embedded_with_layer().expect("embedded layer");
+        let mut b = Board::START;
+        let (mut seen, mut moved) = (0, 0);
+        for ply in 0..52 {
+            let moves = bits::moves(b.player, b.opponent);
+            let Some(sq) = bits::Squares(moves).nth(ply * 7 % moves.count_ones().max(1) as usize) else {
+                break;
+            };
+            b = b.play(sq).expect("legal");
+            if (1..=8).contains(&stage(b.empty_count())) {
+                assert!(layered.net_stage(&b).is_some(), "no layer at {} empties", b.empty_count());
+                seen += 1;
+                moved += usize::from(layered.evaluate_fine(&b) != plain.evaluate_fine(&b));
+            }
+        }
+        assert!(seen > 40 && moved == seen, "the layer moved {moved} of {seen} values");
+    }
 
     #[test]
     fn embedded_weights_load_and_are_symmetric() {
