@@ -505,15 +505,21 @@ mod tests {
         levels
     }
 
+    /// The shipped weights without and with a random layer, the levels of
+    /// `levels_with_layer_at_6`, and the position after F5.
+    fn layer_setup() -> (Evaluator, Evaluator, Levels, Position) {
+        let plain = Evaluator::embedded().expect("embedded weights");
+        let layered = plain.clone().with_net(&crate::eval::net::random_layers(16));
+        let position = Position::start().play(37).expect("F5");
+        (plain, layered, levels_with_layer_at_6(), position)
+    }
+
     /// An evaluation with a layer: the levels whose row says `layer` read it, the others
     /// search as the evaluation without it does, node for node.
     #[test]
     fn only_the_levels_marked_layer_read_the_layer() {
-        let plain = Evaluator::embedded().expect("embedded weights");
-        let layered = plain.clone().with_net(&crate::eval::net::random_layers(16));
-        let levels = levels_with_layer_at_6();
+        let (plain, layered, levels, position) = layer_setup();
         let stop = AtomicBool::new(false);
-        let position = Position::start().play(37).expect("F5");
         let think = |eval: &Evaluator, level: u32| {
             let mut t = SearchThinker::new(8, Box::new(eval.clone()), levels.clone(), 1);
             let r = t.think(&request(position, level), &stop, &mut |_| {});
@@ -530,11 +536,8 @@ mod tests {
     #[test]
     fn the_layer_is_loaded_once_on_the_first_search_at_a_level_that_reads_it() {
         use std::sync::atomic::AtomicUsize;
-        let plain = Evaluator::embedded().expect("embedded weights");
-        let layered = plain.clone().with_net(&crate::eval::net::random_layers(16));
-        let levels = levels_with_layer_at_6();
+        let (plain, layered, levels, position) = layer_setup();
         let stop = AtomicBool::new(false);
-        let position = Position::start().play(37).expect("F5");
         let loads = Arc::new(AtomicUsize::new(0));
         let given = |eval: &Evaluator| SearchThinker::new(8, Box::new(eval.clone()), levels.clone(), 1);
         let loading = || {
