@@ -105,3 +105,51 @@ fn analyze_risk_reports_chances() {
     assert!(text.contains("win%  draw%"), "{text}");
     assert_eq!(run(&["analyze", "--risk", "100"]).0, 2);
 }
+
+/// A copy of the shipped parameters in a fresh directory, level 6 marked to read the
+/// non-linear layer, with the layer (`net.bin`) or without it.
+fn params_with_level_6_marked(with_net: bool) -> std::path::PathBuf {
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("params");
+    let dir = std::env::temp_dir().join(format!("oxello-analyze-layer-{}-{with_net}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for f in ["eval.bin", "mpc.txt", "endcut.txt"] {
+        std::fs::copy(shipped.join(f), dir.join(f)).expect("copy params");
+    }
+    if with_net {
+        std::fs::copy(shipped.join("net.bin"), dir.join("net.bin")).expect("copy net.bin");
+    }
+    let levels = std::fs::read_to_string(shipped.join("levels.txt")).expect("levels.txt");
+    let marked: String = levels
+        .lines()
+        .map(|l| {
+            if l.starts_with("6 ") {
+                format!("{l} layer\n")
+            } else {
+                format!("{l}\n")
+            }
+        })
+        .collect();
+    assert_ne!(marked, levels, "level 6's row is in levels.txt");
+    std::fs::write(dir.join("levels.txt"), marked).expect("write levels.txt");
+    dir
+}
+
+/// `analyze --level N` reads the evaluation the engine reads at level N: the layer only at the
+/// levels marked for it, even when `--params` gives one.
+#[test]
+fn analyze_reads_the_layer_only_at_the_levels_marked_for_it() {
+    let (with, without) = (params_with_level_6_marked(true), params_with_level_6_marked(false));
+    let analyze = |dir: &std::path::Path, level: &str| {
+        let d = dir.to_str().expect("utf-8 temp dir");
+        let (code, out) = run(&["--params", d, "analyze", "--moves", "f5d6c3d3c4", "--level", level, "--json"]);
+        assert_eq!(code, 0, "{out}");
+        out
+    };
+    // Level 5 is not marked: the layer in the directory is not read.
+    assert_eq!(analyze(&with, "5"), analyze(&without, "5"));
+    // Level 6 is: it searches and values otherwise.
+    assert_ne!(analyze(&with, "6"), analyze(&without, "6"));
+    for d in [with, without] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}

@@ -1,6 +1,6 @@
 //! Analysis and benchmarks: solve, perft, analyze, bench.
 
-use super::{Globals, Outcome, load};
+use super::{Eval, Globals, Outcome, load};
 use clap::Subcommand;
 use oxello::base::Kernel;
 use oxello::base::OrderingEval;
@@ -186,6 +186,9 @@ fn analyze(args: &AnalyzeArgs, globals: &Globals, eval: &(dyn OrderingEval + Syn
         UserClock::MoveTime(s) | UserClock::GameTime(s) => Some(oxello::time::seconds(s)),
         UserClock::None => None,
     };
+    // The evaluation the engine reads at the level: with the non-linear layer only at the
+    // levels marked for it (so that `analyze --level N` searches as the engine plays level N).
+    let mut own: Option<Eval> = None;
     let depth = match args.depth {
         Some(d) => AnalyzeDepth {
             depth: d,
@@ -200,6 +203,11 @@ fn analyze(args: &AnalyzeArgs, globals: &Globals, eval: &(dyn OrderingEval + Syn
             // A time and no level: level 20's solves and pruning, as deep as the time allows.
             let by_time = time.is_some() && args.level.is_none();
             let l = load::levels(globals)?.get(args.level.unwrap_or(if by_time { 20 } else { 10 }));
+            own = if l.layer {
+                load::layer_loader(globals).map(|make| make()).transpose()?
+            } else {
+                eval.without_layer()
+            };
             AnalyzeDepth {
                 depth: if by_time { 60 } else { l.depth },
                 exact_empties: l.exact_empties,
@@ -211,6 +219,7 @@ fn analyze(args: &AnalyzeArgs, globals: &Globals, eval: &(dyn OrderingEval + Syn
             }
         }
     };
+    let eval = own.as_deref().map_or(eval, |e| e as &(dyn OrderingEval + Sync));
     if !args.json {
         print!("{}", render(&pos));
     }

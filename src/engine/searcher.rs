@@ -252,6 +252,8 @@ impl SearchThinker {
         let b = req.position.board;
         let mut nodes = 0;
         let mut best: Option<ThinkResult> = None;
+        // Taken once: every move and depth of the request reads the same evaluation.
+        let eval = self.evals.for_level(&level, waits_for_layer(req), stop);
         for depth in 1..=level.depth.max(1) {
             let mut round: Vec<ThinkInfo> = Vec::new();
             for sq in Squares(b.moves()) {
@@ -260,11 +262,7 @@ impl SearchThinker {
                     // One ply: the evaluation of the position after the move.
                     crate::search::request::SearchResult {
                         best: None,
-                        score: self
-                            .evals
-                            .for_level(&level, waits_for_layer(req), stop)
-                            .evaluate(&child)
-                            .clamp(-64, 64),
+                        score: eval.evaluate(&child).clamp(-64, 64),
                         kind: DepthKind::Midgame {
                             depth: 0,
                             percent: level.selectivity_at(child.empty_count()),
@@ -279,7 +277,6 @@ impl SearchThinker {
                         draw: -crate::search::draw::from_discs(req.draw_value),
                         ..self.request(child, level, depth - 1, None)
                     };
-                    let eval = self.evals.for_level(&level, waits_for_layer(req), stop);
                     self.searcher.run(&child_req, eval, stop, &mut |_| {})
                 };
                 if stop.load(Ordering::Relaxed) && !round.is_empty() {
