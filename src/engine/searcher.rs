@@ -77,7 +77,20 @@ const CLOCK_EXTRA_PLIES: u32 = 4;
 /// from as many empties as a third of the hard limit pays for (modelled as 0.03 s at 20 empties,
 /// 1.9x a square more: FFO #20-#39, 20-26 empties, about 0.14 s each on this machine). Below
 /// level 10's needs, the lower levels (about twice as fast a level).
+///
+/// The level chosen never reads the non-linear layer: the layer won at level 20's fixed depth
+/// (SPRT, 1.05x the time), but by the clock, at equal time, it showed no gain (10 s a game:
+/// 48.6 % of 212 games against the same engine without it; docs/training.md, forty-third
+/// session), so a clock keeps the evaluation it was measured with.
 pub fn clock_level(budget: Budget, empties: u32, levels: &Levels) -> Level {
+    Level {
+        layer: false,
+        ..clock_row(budget, empties, levels)
+    }
+}
+
+/// The level row (or, past level 20's time, the depth-60 level) a clock's budget allows.
+fn clock_row(budget: Budget, empties: u32, levels: &Levels) -> Level {
     let game = crate::time::game_equivalent(budget.target, empties).as_secs_f64() * LEVEL_SHARE;
     let (top, top_seconds) = LEVEL_SECONDS[LEVEL_SECONDS.len() - 1];
     if game < top_seconds * 2.0 {
@@ -589,6 +602,29 @@ mod tests {
         assert!(matches!(t.evals.layered.get(), Some(Some(_))), "the layer was not made");
         timed_think(&mut t);
         assert_eq!(loads.load(Ordering::Relaxed), 1);
+    }
+
+    /// A level chosen by the clock never reads the layer, at any budget, even where the row
+    /// it takes is marked (a level the user chose reads it under a clock too: the test above).
+    #[test]
+    fn the_clock_never_chooses_the_layer() {
+        let levels = Levels::parse(
+            &crate::search::levels::EMBEDDED
+                .lines()
+                .map(|l| match l.split_whitespace().next().and_then(|n| n.parse::<u32>().ok()) {
+                    Some(_) if !l.ends_with(" layer") => format!("{l} layer\n"),
+                    _ => format!("{l}\n"),
+                })
+                .collect::<String>(),
+            "every row marked",
+        )
+        .expect("levels");
+        assert!((1..=30).all(|l| levels.get(l).layer));
+        for secs in [0.05, 0.5, 2.0, 10.0, 60.0, 600.0] {
+            let d = std::time::Duration::from_secs_f64(secs);
+            let level = clock_level(Budget { target: d, hard: d * 3 }, 40, &levels);
+            assert!(!level.layer, "{secs} s");
+        }
     }
 
     /// Through the `Think` API with the real evaluation: Black to move, E7 ends the game
