@@ -13,6 +13,8 @@ pub mod obf;
 pub mod perft;
 pub mod protocol;
 pub mod rng;
+#[cfg(test)]
+mod scratch;
 pub mod search;
 pub mod serve;
 pub mod time;

@@ -108,10 +108,9 @@ fn analyze_risk_reports_chances() {
 
 /// A copy of the shipped parameters in a fresh directory, level 6 marked to read the
 /// non-linear layer, with the layer (`net.bin`) or without it.
-fn params_with_level_6_marked(with_net: bool) -> std::path::PathBuf {
+fn params_with_level_6_marked(with_net: bool) -> common::Scratch {
     let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("params");
-    let dir = std::env::temp_dir().join(format!("oxello-analyze-layer-{}-{with_net}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::Scratch::new(&format!("analyze-layer-{with_net}"));
     for f in ["eval.bin", "mpc.txt", "endcut.txt"] {
         std::fs::copy(shipped.join(f), dir.join(f)).expect("copy params");
     }
@@ -149,7 +148,4 @@ fn analyze_reads_the_layer_only_at_the_levels_marked_for_it() {
     assert_eq!(analyze(&with, "5"), analyze(&without, "5"));
     // Level 6 is: it searches and values otherwise.
     assert_ne!(analyze(&with, "6"), analyze(&without, "6"));
-    for d in [with, without] {
-        let _ = std::fs::remove_dir_all(d);
-    }
 }

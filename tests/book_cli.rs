@@ -6,11 +6,8 @@ use common::Engine;
 use std::path::{Path, PathBuf};
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oxello-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
+fn scratch(name: &str) -> common::Scratch {
+    common::Scratch::new(name)
 }
 
 fn positions(path: &PathBuf) -> usize {
@@ -52,7 +49,6 @@ fn build_then_show() {
     let (code, _, stderr) = common::run(&["--book", &out_s, "book", "show"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("b.txt:2: expected 7 fields"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 const GAME: &str = "(;GM[Othello]PC[NBoard]PB[a]PW[b]RE[?]TI[5:00]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]B[F5]W[D6]B[C3]W[D3]B[C4]W[F4]B[F6]W[F3]B[E6];)";
@@ -98,7 +94,6 @@ fn learn_grows_the_book_file() {
     ]);
     assert_eq!(code, 0);
     assert!(stdout.lines().any(|l| l.starts_with("d7") && l.contains("book")), "{stdout}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -112,7 +107,6 @@ fn a_save_failure_is_a_status_line() {
     e.send("ping 1").expect("send");
     assert_eq!(e.next().as_deref(), Ok("pong 1"));
     e.close().expect("clean exit");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Sends `ping N` and returns how long the `pong N` took (other lines, such as a `learned`,
@@ -167,7 +161,6 @@ fn ping_and_quit_are_served_during_a_learn() {
     for (what, t) in [("pong", first), ("pong", second), ("exit", quit)] {
         assert!(t < std::time::Duration::from_millis(1000), "{what} took {t:?}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A random game from the initial position as GGF (seeded xorshift).
@@ -221,7 +214,6 @@ fn a_kill_during_book_saves_leaves_a_whole_book() {
         assert!(positions(&file) >= start, "round {round}: {} < {start}", positions(&file));
     }
     assert!(positions(&file) > start, "the learns were saved");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `book import` of Edax's own book, `book export` back, `stats`, `show`; errors name the file.
@@ -255,7 +247,6 @@ fn edax_import_export_stats() {
     let (code, _, stderr) = common::run(&["book", "import", &bad.to_string_lossy()]);
     assert_eq!(code, 2);
     assert!(stderr.contains("bad.dat: position 2 (byte 86): truncated"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `book learn` of transcripts and GGF games (one from a set-up book position), then a
@@ -321,7 +312,6 @@ fn learn_games_then_sharded_build() {
     let (code, _, stderr) = common::run(&["book", "build", "--out", "x", "--shard", "3/2"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("expected I/N"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `book deepen` searches again, deeper, what games from the start reach, in place; a second
@@ -365,5 +355,4 @@ fn deepen_in_place() {
     let (code, _, stderr) = common::run(&["book", "deepen", &dir.join("missing.txt").to_string_lossy()]);
     assert_eq!(code, 2);
     assert!(stderr.contains("missing.txt"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

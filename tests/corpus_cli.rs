@@ -2,25 +2,13 @@
 //! corpus; damaged shards named with exit code 2; and the corpus committed in the repository
 //! reads whole.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 mod common;
 
-use common::run;
+use common::{Scratch, run};
 
-/// A temporary folder, removed when the test ends.
-struct Temp(PathBuf);
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn temp(name: &str) -> Temp {
-    let d = std::env::temp_dir().join(format!("oxello-corpus-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    Temp(d)
+fn temp(name: &str) -> Scratch {
+    Scratch::new(&format!("corpus-cli-{name}"))
 }
 
 fn s(p: &Path) -> &str {
@@ -50,7 +38,7 @@ fn generate(dir: &Path, extra: &[&str]) -> (i32, String, String) {
 #[test]
 fn generate_resume_stats_merge_train() {
     let t = temp("pipeline");
-    let a = t.0.join("a");
+    let a = t.join("a");
     let (code, out, err) = generate(&a, &["--shard", "1/2"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("1 chunks written (10 games"), "{out}");
@@ -74,7 +62,7 @@ fn generate_resume_stats_merge_train() {
     assert!(siblings > 20, "{out}");
 
     // Another machine's run, merged in; merging again copies nothing.
-    let b = t.0.join("b");
+    let b = t.join("b");
     let (code, _, err) = generate(&b, &["--seed", "9"]);
     assert_eq!(code, 0, "{err}");
     let (code, out, err) = run(&["corpus", "merge", "--into", s(&a), s(&b)]);
@@ -90,7 +78,7 @@ fn generate_resume_stats_merge_train() {
 
     // The weights fit from the corpus, with either label.
     for labels in ["game", "search"] {
-        let weights = t.0.join(format!("eval-{labels}.bin"));
+        let weights = t.join(format!("eval-{labels}.bin"));
         let (code, out, err) = run(&[
             "train",
             "--data",
@@ -108,7 +96,7 @@ fn generate_resume_stats_merge_train() {
     }
 
     // Multi-ProbCut refitted on the corpus's held-out positions (the weights change, so must it).
-    let mpc = t.0.join("mpc.txt");
+    let mpc = t.join("mpc.txt");
     let (code, out, err) = run(&[
         "fit-mpc",
         "--data",
@@ -122,7 +110,7 @@ fn generate_resume_stats_merge_train() {
         "--out",
         s(&mpc),
         "--plots",
-        s(&t.0.join("plots")),
+        s(&t.join("plots")),
     ]);
     assert_eq!(code, 0, "{err}");
     let table = std::fs::read_to_string(&mpc).expect("mpc.txt written");
@@ -133,15 +121,15 @@ fn generate_resume_stats_merge_train() {
 #[test]
 fn a_damaged_shard_is_named() {
     let t = temp("damaged");
-    let (code, _, err) = generate(&t.0, &["--games", "10"]);
+    let (code, _, err) = generate(&t, &["--games", "10"]);
     assert_eq!(code, 0, "{err}");
-    let shard = t.0.join("random-d2-e12-s1").join("c000000.oxc");
+    let shard = t.join("random-d2-e12-s1").join("c000000.oxc");
     let bytes = std::fs::read(&shard).expect("shard");
     std::fs::write(&shard, &bytes[..bytes.len() - 10]).expect("cut");
-    let out = t.0.join("x.bin");
+    let out = t.join("x.bin");
     for args in [
-        vec!["corpus", "stats", s(&t.0)],
-        vec!["train", "--data", s(&t.0), "--out", s(&out)],
+        vec!["corpus", "stats", s(&t)],
+        vec!["train", "--data", s(&t), "--out", s(&out)],
     ] {
         let (code, out, err) = run(&args);
         assert_eq!(code, 2, "{args:?}: {out}");
@@ -175,10 +163,10 @@ fn the_repository_corpus_reads_whole() {
 #[test]
 fn walks_from_the_command_line() {
     let t = temp("walks");
-    let (code, out, err) = generate(&t.0, &["--walks", "2", "--walk-from", "14-16", "--walk-plies", "2-3"]);
+    let (code, out, err) = generate(&t, &["--walks", "2", "--walk-from", "14-16", "--walk-plies", "2-3"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("2 chunks written"), "{out}");
-    let (code, out, err) = run(&["corpus", "stats", s(&t.0)]);
+    let (code, out, err) = run(&["corpus", "stats", s(&t)]);
     assert_eq!(code, 0, "{err}");
     assert!(
         out.contains("walks=2 from each position at empties 14-16, 2-3 plies, solved"),
@@ -192,11 +180,11 @@ fn walks_from_the_command_line() {
         .and_then(|v| v.parse::<u64>().ok())
         .expect("a 10-19 row");
     assert!(walks >= 20, "{out}");
-    let weights = t.0.join("eval.bin");
+    let weights = t.join("eval.bin");
     let (code, out, err) = run(&[
         "train",
         "--data",
-        s(&t.0),
+        s(&t),
         "--iterations",
         "5",
         "--off-line-offset",
@@ -206,7 +194,7 @@ fn walks_from_the_command_line() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("weights written"), "{out}");
     assert!(err.contains("off-line offsets by empties"), "{err}");
-    let other = t.0.join("other");
+    let other = t.join("other");
     let (code, _, err) = generate(&other, &["--walks", "1", "--walk-plies", "0-61"]);
     assert_eq!(code, 2);
     assert!(err.contains("--walk-plies"), "{err}");

@@ -5,14 +5,11 @@
 mod common;
 
 use common::run;
-use std::path::PathBuf;
 
 /// A folder of this test's own: the tests run at once, and one removing a shared folder broke
 /// another's output file.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("oxello-errors-cli-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+fn temp_dir(test: &str) -> common::Scratch {
+    common::Scratch::new(&format!("errors-cli-{test}"))
 }
 
 /// Runs `args`; checks exit code 2, that stderr's last line-group starts `oxello: ` and that it
@@ -83,7 +80,6 @@ fn file_errors_name_the_file_and_line() {
             "--openings FILE takes one opening a line",
         ],
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -143,5 +139,4 @@ fn match_engines_that_do_not_start_are_named_by_their_option() {
         &[&m("true", "true", &common)[..], &sprt].concat(),
         &["oxello: --alpha -0.1: expected a probability"],
     );
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -4,17 +4,18 @@
 
 mod common;
 
-use common::run;
+use common::{Scratch, run};
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_oxello")
 }
 
-/// A GGF path under the temp dir for the test `tag`, and the same as text.
-fn temp_ggf(tag: &str) -> (std::path::PathBuf, String) {
-    let ggf = std::env::temp_dir().join(format!("oxello-match-{tag}-{}.ggf", std::process::id()));
+/// A scratch folder for the test `tag`, a GGF path in it, and the same as text.
+fn temp_ggf(tag: &str) -> (Scratch, std::path::PathBuf, String) {
+    let dir = Scratch::new(&format!("match-{tag}"));
+    let ggf = dir.join("match.ggf");
     let g = ggf.to_str().expect("utf-8").to_string();
-    (ggf, g)
+    (dir, ggf, g)
 }
 
 /// A number field of the match's one-line JSON report.
@@ -28,7 +29,7 @@ fn json_number(out: &str, key: &str) -> Option<f64> {
 /// Plays `count` openings (2 games each) between `a` and `b`; asserts a clean run (no forfeit)
 /// and that every game was written as a finished GGF game. Returns the GGF lines.
 fn clean_match(tag: &str, a: &str, b: &str, count: usize) -> Vec<String> {
-    let (ggf, g) = temp_ggf(tag);
+    let (_dir, ggf, g) = temp_ggf(tag);
     let g = g.as_str();
     let n = count.to_string();
     let (code, out, err) = run(&["match", "--engine-a", a, "--engine-b", b, "--count", &n, "--ggf", g, "--json"]);
@@ -63,32 +64,31 @@ fn oxello_against_itself_over_gtp() {
     );
 }
 
-/// A fake engine: `sh` running `script`, written under the temp dir as `tag`. Returns the
-/// command line.
-fn fake_engine(tag: &str, script: &str) -> String {
-    let path = std::env::temp_dir().join(format!("oxello-fake-{tag}-{}.sh", std::process::id()));
+/// A fake engine: `sh` running `script`, written in `dir` as `tag`. Returns the command line.
+fn fake_engine(dir: &std::path::Path, tag: &str, script: &str) -> String {
+    let path = dir.join(format!("fake-{tag}.sh"));
     std::fs::write(&path, script).expect("script written");
     format!("sh {}", path.to_str().expect("utf-8"))
 }
 
 /// A GTP engine that answers everything until its first `genmove`, and then `action`.
-fn gtp_engine_that(tag: &str, action: &str) -> String {
+fn gtp_engine_that(dir: &std::path::Path, tag: &str, action: &str) -> String {
     let script = format!(
         "while read -r line; do\n  case \"$line\" in\n    genmove*) {action} ;;\n    *) printf '=\\n\\n' ;;\n  esac\ndone\n"
     );
-    fake_engine(tag, &script)
+    fake_engine(dir, tag, &script)
 }
 
 #[test]
 fn crashing_and_silent_engines_forfeit() {
-    let (_, g) = temp_ggf("bad");
+    let (dir, _, g) = temp_ggf("bad");
     let g = g.as_str();
     let a = format!("{} gtp --level 1", bin());
     // Both take the game's start; at their first move one dies (saying why on stderr) and one
     // never answers (a time-out).
     // Bytes that are not UTF-8 on stderr must not stop its reading.
-    let dies = gtp_engine_that("dies", "printf '\\377\\376\\n' >&2; echo 'out of memory' >&2; exit 3");
-    let hangs = gtp_engine_that("hangs", "exec sleep 30");
+    let dies = gtp_engine_that(&dir, "dies", "printf '\\377\\376\\n' >&2; echo 'out of memory' >&2; exit 3");
+    let hangs = gtp_engine_that(&dir, "hangs", "exec sleep 30");
     for (bad, why) in [
         (dies, "B crashed; its stderr ended: \u{fffd}\u{fffd} / out of memory"),
         (hangs, "B timed out on 'genmove"),
@@ -120,7 +120,7 @@ fn crashing_and_silent_engines_forfeit() {
 /// the reason, and writes no game.
 #[test]
 fn an_engine_that_cannot_start_stops_the_match() {
-    let (ggf, g) = temp_ggf("nostart");
+    let (_dir, ggf, g) = temp_ggf("nostart");
     let g = g.as_str();
     let a = format!("{} gtp --level 1", bin());
     let missing = format!("{} --params /nonexistent-oxello-params gtp", bin());
@@ -197,8 +197,7 @@ fn nboard_and_mixed_protocol_matches() {
 /// level is 30 then plays at depth 2 and the games finish in moments. A bad depth is a clear error.
 #[test]
 fn nboard_engines_get_the_depth() {
-    let dir = std::env::temp_dir().join(format!("oxello-match-depth-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = Scratch::new("match-nboard-depth");
     let (log, script) = (dir.join("input.log"), dir.join("engine.sh"));
     let body = format!(
         "#!/bin/sh\ntee -a {} | exec {} nboard --level 30 --threads 1\n",
@@ -231,7 +230,7 @@ fn nboard_engines_get_the_depth() {
 /// reports its verdict; bad bounds are a clear error.
 #[test]
 fn sprt_stops_a_decisive_match_early() {
-    let (_, g) = temp_ggf("sprt");
+    let (_dir, _, g) = temp_ggf("sprt");
     let g = g.as_str();
     let (a, b) = (format!("{} gtp --level 4", bin()), format!("{} gtp --level 1", bin()));
     let (code, out, err) = run(&[
@@ -266,7 +265,7 @@ fn sprt_stops_a_decisive_match_early() {
 #[test]
 #[ignore = "timing: runs alone, .ci/run runs it after the other tests"]
 fn clocked_games_stay_within_the_clock() {
-    let (ggf, g) = temp_ggf("clock");
+    let (_dir, ggf, g) = temp_ggf("clock");
     let g = g.as_str();
     let a = format!("nboard:{} nboard --level 30 --threads 1", bin());
     let b = format!("gtp:{} gtp --level 30 --threads 1", bin());
@@ -301,12 +300,13 @@ fn clocked_games_stay_within_the_clock() {
 /// names it.
 #[test]
 fn a_crashing_nboard_engine_forfeits() {
-    let (_, g) = temp_ggf("mute");
+    let (dir, _, g) = temp_ggf("mute");
     let g = g.as_str();
     let a = format!("nboard:{} nboard --level 1", bin());
     let b = format!(
         "nboard:{}",
         fake_engine(
+            &dir,
             "nboard-dies",
             "while read -r cmd arg rest; do\n  case \"$cmd\" in\n    ping) echo \"pong $arg\" ;;\n    go) exit 3 ;;\n  esac\ndone\n"
         )
@@ -332,7 +332,7 @@ fn a_crashing_nboard_engine_forfeits() {
 /// a torn last line is cut off, and games that are not this match's are refused.
 #[test]
 fn a_stopped_match_resumes() {
-    let (ggf, g) = temp_ggf("resume");
+    let (_dir, ggf, g) = temp_ggf("resume");
     let g = g.as_str();
     let (a, b) = (format!("{} gtp --level 2", bin()), format!("{} gtp --level 1", bin()));
     let args = |extra: &[&'static str]| {

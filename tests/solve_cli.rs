@@ -55,8 +55,7 @@ fn ffo_20_39_exact_and_wld() {
 
 #[test]
 fn human_table_and_wrong_expected_score() {
-    let dir = std::env::temp_dir().join(format!("oxello-solve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::Scratch::new("solve");
     let file = dir.join("wrong.obf");
     // FFO #20 with a deliberately wrong listed score.
     std::fs::write(
@@ -72,8 +71,7 @@ fn human_table_and_wrong_expected_score() {
 
 #[test]
 fn malformed_lines_are_reported_and_others_solved() {
-    let dir = std::env::temp_dir().join(format!("oxello-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = common::Scratch::new("solve-bad");
     let file = dir.join("bad.obf");
     let good = "XXXOXXXXOXXXXXXXOOXXXXXXOOOXXXXXOOOXXOO-OOOOO---OOOOOOO-OOOOOOO- X; H5:+6;";
     // Black (X) to move has no move here but White does: solved by passing.

@@ -1,15 +1,12 @@
 //! Data and report subcommands end to end, with tiny parameters: selfplay -> train ->
 //! fit-mpc -> fit-endcut, probcut-report JSON rows, selectivity in reported depths, bad weights files.
 
-use std::path::PathBuf;
 mod common;
 
 use common::run;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("oxello-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
+fn temp_dir(name: &str) -> common::Scratch {
+    common::Scratch::new(name)
 }
 
 #[test]
@@ -192,8 +189,7 @@ fn train_rejects_a_fraction_out_of_range() {
 /// full-width depth-2 level hints at depth 2 (the embedded level 5 searches 5 plies at 87 %).
 #[test]
 fn params_dir_replaces_the_level_table() {
-    let dir = std::env::temp_dir().join(format!("oxello-levels-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
+    let dir = temp_dir("levels");
     let manifest = env!("CARGO_MANIFEST_DIR");
     std::fs::copy(format!("{manifest}/params/eval.bin"), dir.join("eval.bin")).expect("weights");
     let table = std::fs::read_to_string(format!("{manifest}/params/levels.txt")).expect("levels");

@@ -144,8 +144,7 @@ fn bad_lines_are_named_by_file_and_line() {
 
 #[test]
 fn saving_replaces_the_file_atomically() {
-    let dir = std::env::temp_dir().join(format!("oxello-book-save-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = crate::scratch::Scratch::new("book-save");
     let path = dir.join("b.txt");
     let mut book = Book::new();
     book.insert(&after("f5"), leaf(0, Some(("f4", 1))));
@@ -158,7 +157,6 @@ fn saving_replaces_the_file_atomically() {
     // A directory in the way: an error naming the file, not a panic.
     let e = book.save(&dir).expect_err("cannot replace a directory");
     assert!(e.to_string().contains("oxello-book-save"), "{e}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

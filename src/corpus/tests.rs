@@ -9,7 +9,7 @@ use crate::eval::dataset::{Label, Record};
 use crate::search::endgame::{SolveMode, Solver};
 use crate::search::midgame::Searcher;
 use crate::search::request::SearchRequest;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 struct Mobility;
@@ -19,27 +19,8 @@ impl OrderingEval for Mobility {
     }
 }
 
-/// A temporary folder, removed when the test ends (passed or failed).
-struct Temp(PathBuf);
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-impl std::ops::Deref for Temp {
-    type Target = PathBuf;
-    fn deref(&self) -> &PathBuf {
-        &self.0
-    }
-}
-
-fn temp(name: &str) -> Temp {
-    let dir = std::env::temp_dir().join(format!("oxello-corpus-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    Temp(dir)
+fn temp(name: &str) -> crate::scratch::Scratch {
+    crate::scratch::Scratch::new(&format!("corpus-{name}"))
 }
 
 fn options(dir: &Path) -> GenerateOptions {
@@ -90,7 +71,7 @@ fn labels_are_what_they_say() {
     let opts = options(&dir);
     let s = generate(&opts);
     assert_eq!((s.chunks_written, s.games), (2, 4));
-    let corpus = Corpus::load(std::slice::from_ref(&dir)).expect("load");
+    let corpus = Corpus::load(&[dir.to_path_buf()]).expect("load");
     assert_eq!(corpus.shards.len(), 2);
     let stop = AtomicBool::new(false);
     let (mut solver, mut searcher) = (Solver::new(4), Searcher::new(4));
@@ -242,7 +223,7 @@ fn the_time_limit_stops_between_chunks() {
     let s = generate(&opts);
     assert!(s.chunks_written >= 1 && s.chunks_written < 1000, "{s:?}");
     assert_eq!(
-        Corpus::load(std::slice::from_ref(&*dir)).expect("whole").shards.len() as u64,
+        Corpus::load(&[dir.to_path_buf()]).expect("whole").shards.len() as u64,
         s.chunks_written
     );
 }
@@ -274,15 +255,15 @@ fn damaged_files_are_named_and_killed_writes_leave_the_corpus_whole() {
     // A torn temporary file beside the shards: readers skip it, the generator removes it.
     let tmp = dir.join("t").join("c000002.oxc.999.tmp");
     std::fs::write(&tmp, &bytes[..bytes.len() / 2]).expect("write");
-    assert_eq!(Corpus::load(std::slice::from_ref(&dir)).expect("load").shards.len(), 2);
+    assert_eq!(Corpus::load(&[dir.to_path_buf()]).expect("load").shards.len(), 2);
     let mut more = options(&dir);
     more.games = 6;
     generate(&more);
     assert!(!tmp.exists());
-    assert_eq!(Corpus::load(std::slice::from_ref(&dir)).expect("load").shards.len(), 3);
+    assert_eq!(Corpus::load(&[dir.to_path_buf()]).expect("load").shards.len(), 3);
     // A shard cut short in place is reported with its name.
     std::fs::write(&path, &bytes[..bytes.len() / 2]).expect("write");
-    let e = Corpus::load(std::slice::from_ref(&dir)).err().expect("damaged").to_string();
+    let e = Corpus::load(&[dir.to_path_buf()]).err().expect("damaged").to_string();
     assert!(e.starts_with(&name) && e.contains("truncated or corrupt"), "{e}");
 }
 
@@ -294,18 +275,16 @@ fn merge_copies_checks_and_refuses_conflicts() {
     let mut opts = options(&a);
     opts.games = 2;
     generate(&opts);
-    let r = store::merge(std::slice::from_ref(&a), &into).expect("merge");
+    let r = store::merge(&[a.to_path_buf()], &into).expect("merge");
     assert_eq!((r.copied, r.already), (1, 0));
-    let r = store::merge(std::slice::from_ref(&a), &into).expect("merge again");
+    let r = store::merge(&[a.to_path_buf()], &into).expect("merge again");
     assert_eq!((r.copied, r.already), (0, 1));
     let b = temp("merge-b");
     let mut other = options(&b);
     other.games = 2;
     other.seed = 6;
     generate(&other);
-    let e = store::merge(std::slice::from_ref(&b), &into)
-        .expect_err("conflict")
-        .to_string();
+    let e = store::merge(&[b.to_path_buf()], &into).expect_err("conflict").to_string();
     assert!(e.contains("differs from"), "{e}");
     // Two files holding one chunk cannot be loaded together.
     let e = Corpus::load(&[a.to_path_buf(), b.to_path_buf()])
@@ -343,7 +322,7 @@ fn starts_from_lists_and_followed_games() {
         reserve: 2,
     };
     generate(&opts);
-    let corpus = Corpus::load(std::slice::from_ref(&dir)).expect("load");
+    let corpus = Corpus::load(&[dir.to_path_buf()]).expect("load");
     for g in &corpus.shards[0].1.games {
         assert_eq!(g.start.kind, StartKind::Xot);
         assert!(g.start.id % 2 == 1, "line {} is reserved", g.start.id);
@@ -357,7 +336,7 @@ fn starts_from_lists_and_followed_games() {
     opts.chunk_games = 3;
     let s = generate(&opts);
     assert_eq!((s.chunks_written, s.games), (2, 4), "4 lines in chunks of 3");
-    let corpus = Corpus::load(std::slice::from_ref(&*follow)).expect("load");
+    let corpus = Corpus::load(&[follow.to_path_buf()]).expect("load");
     let games: Vec<&GameRecord> = corpus.shards.iter().flat_map(|(_, s)| &s.games).collect();
     for (g, line) in games.iter().zip(&lines) {
         assert_eq!(g.start.kind, StartKind::Line);
@@ -387,8 +366,8 @@ fn deep_siblings_change_nothing_else() {
         d.siblings_every = 0;
     }
     generate(&opts);
-    let a = Corpus::load(std::slice::from_ref(&with)).expect("load");
-    let b = Corpus::load(std::slice::from_ref(&without)).expect("load");
+    let a = Corpus::load(&[with.to_path_buf()]).expect("load");
+    let b = Corpus::load(&[without.to_path_buf()]).expect("load");
     for ((_, x), (path, y)) in a.shards.iter().zip(&b.shards) {
         assert_eq!(
             Shard::version_of(&y.encode_plain()),
@@ -424,8 +403,8 @@ fn blunders_leave_the_searched_move_and_are_recorded() {
     opts.dir = without.to_path_buf();
     opts.play.blunders = None;
     generate(&opts);
-    let a = Corpus::load(std::slice::from_ref(&with)).expect("load");
-    let b = Corpus::load(std::slice::from_ref(&without)).expect("load");
+    let a = Corpus::load(&[with.to_path_buf()]).expect("load");
+    let b = Corpus::load(&[without.to_path_buf()]).expect("load");
     for ((_, x), (_, y)) in a.shards.iter().zip(&b.shards) {
         assert_eq!(x.header.get("blunders"), Some("100 % at empties 30-40"));
         assert_eq!(y.header.get("blunders"), None);
@@ -465,8 +444,8 @@ fn walks_are_solved_positions_off_the_line_and_change_nothing_else() {
     opts.dir = without.to_path_buf();
     opts.play.walks = None;
     generate(&opts);
-    let a = Corpus::load(std::slice::from_ref(&with)).expect("load");
-    let b = Corpus::load(std::slice::from_ref(&without)).expect("load");
+    let a = Corpus::load(&[with.to_path_buf()]).expect("load");
+    let b = Corpus::load(&[without.to_path_buf()]).expect("load");
     let stop = AtomicBool::new(false);
     let mut solver = Solver::new(4);
     let mut walks = 0;
@@ -542,7 +521,7 @@ fn packed_shards_hold_every_label_in_a_fraction_of_the_bytes() {
         plies: 3..=4,
     });
     generate(&opts);
-    let corpus = Corpus::load(std::slice::from_ref(&dir)).expect("load");
+    let corpus = Corpus::load(&[dir.to_path_buf()]).expect("load");
     let (mut plain_bytes, mut packed_bytes) = (0, 0);
     for (path, shard) in &corpus.shards {
         let g = &shard.games;
@@ -588,9 +567,9 @@ fn packed_shards_hold_every_label_in_a_fraction_of_the_bytes() {
         std::fs::write(&chunk, &plain).expect("write");
     }
     // A folder of plain shards merges into one of packed shards as the same chunks.
-    let r = store::merge(std::slice::from_ref(&dir), &into).expect("merge");
+    let r = store::merge(&[dir.to_path_buf()], &into).expect("merge");
     assert_eq!((r.copied, r.already), (2, 0));
-    let r = store::merge(std::slice::from_ref(&plain_dir), &into).expect("merge plain");
+    let r = store::merge(&[plain_dir.to_path_buf()], &into).expect("merge plain");
     assert_eq!((r.copied, r.already), (0, 2));
     // Compacting packs the plain shards to the same games, once.
     let r = store::compact(&plain_dir).expect("compact");
@@ -598,7 +577,7 @@ fn packed_shards_hold_every_label_in_a_fraction_of_the_bytes() {
         (r.packed, r.already, r.bytes_before, r.bytes_after),
         (2, 0, plain_bytes as u64, packed_bytes as u64)
     );
-    let again = Corpus::load(std::slice::from_ref(&plain_dir)).expect("load");
+    let again = Corpus::load(&[plain_dir.to_path_buf()]).expect("load");
     for ((_, x), (path, y)) in corpus.shards.iter().zip(&again.shards) {
         assert_eq!(x, y);
         assert_eq!(Shard::version_of(&std::fs::read(path).expect("read")), Some(4));

@@ -916,8 +916,7 @@ mod tests {
 
     #[test]
     fn corrupt_files_are_named_errors() {
-        let dir = std::env::temp_dir().join(format!("oxello-eval-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
+        let dir = crate::scratch::Scratch::new("eval");
         let path = dir.join("bad.bin");
         std::fs::write(&path, b"OXEV\x01").expect("write");
         let err = Evaluator::load(&path).err().map(|e| e.to_string()).unwrap_or_default();

@@ -292,10 +292,8 @@ mod tests {
 
     #[test]
     fn games_are_labelled_consistently_and_resume() {
-        let dir = std::env::temp_dir().join(format!("oxello-selfplay-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let dir = crate::scratch::Scratch::new("selfplay");
         let out = dir.join("data.txt");
-        let _ = std::fs::remove_file(&out);
         let mut o = opts();
         o.games = 2;
         assert_eq!(run(&out, &o, &Mobility).expect("selfplay"), 2);
@@ -338,10 +336,8 @@ mod tests {
     /// own fixed-depth search, none the game's result.
     #[test]
     fn search_labels_are_the_positions_search_values() {
-        let dir = std::env::temp_dir().join(format!("oxello-selfplay-search-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
+        let dir = crate::scratch::Scratch::new("selfplay-search");
         let out = dir.join("data.txt");
-        let _ = std::fs::remove_file(&out);
         let o = SelfplayOptions {
             games: 2,
             search_labels: true,
