@@ -80,7 +80,7 @@ const CLOCK_EXTRA_PLIES: u32 = 4;
 ///
 /// The level chosen never reads the non-linear layer: the layer won at level 20's fixed depth
 /// (SPRT, 1.05x the time), but by the clock, at equal time, it showed no gain (10 s a game:
-/// 48.6 % of 212 games against the same engine without it; docs/training.md, forty-third
+/// 49.0 % of 311 games against the same engine without it; docs/training.md, forty-third
 /// session), so a clock keeps the evaluation it was measured with.
 pub fn clock_level(budget: Budget, empties: u32, levels: &Levels) -> Level {
     Level {
