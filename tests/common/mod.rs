@@ -3,7 +3,6 @@
 
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
@@ -150,35 +149,9 @@ impl Drop for Engine {
     }
 }
 
-/// A folder of one test's own under the temp dir (the tests of a crate run at once), empty at
-/// the start and removed with everything in it when dropped, so that test runs leave nothing
-/// behind.
-pub struct Scratch(PathBuf);
-
-impl Scratch {
-    pub fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("oxello-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch dir");
-        Scratch(dir)
-    }
-}
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+// The library's own test scratch folder, shared as source (the library keeps it out of its
+// public API: it is compiled only for tests).
+#[path = "../../src/scratch.rs"]
+mod scratch;
+#[allow(unused_imports)] // not every test crate makes scratch folders
+pub(crate) use scratch::Scratch;
