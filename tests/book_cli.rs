@@ -6,9 +6,6 @@ use common::Engine;
 use std::path::{Path, PathBuf};
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> common::Scratch {
-    common::Scratch::new(name)
-}
 
 fn positions(path: &PathBuf) -> usize {
     let text = std::fs::read_to_string(path).expect("book file");
@@ -17,7 +14,7 @@ fn positions(path: &PathBuf) -> usize {
 
 #[test]
 fn build_then_show() {
-    let dir = scratch("book-build");
+    let dir = common::Scratch::new("book-build");
     let out = dir.join("b.txt");
     let out_s = out.to_string_lossy().into_owned();
     let (code, stdout, stderr) = common::run(&[
@@ -73,7 +70,7 @@ fn nboard_with_book(file: &Path, level: &str) -> Engine {
 
 #[test]
 fn learn_grows_the_book_file() {
-    let dir = scratch("book-learn");
+    let dir = common::Scratch::new("book-learn");
     let file = dir.join("learned.txt");
     let mut e = nboard_with_book(&file, "2");
     // The file does not exist yet: the first learn creates it.
@@ -98,7 +95,7 @@ fn learn_grows_the_book_file() {
 
 #[test]
 fn a_save_failure_is_a_status_line() {
-    let dir = scratch("book-nosave");
+    let dir = common::Scratch::new("book-nosave");
     let file = dir.join("missing-dir").join("b.txt");
     let mut e = nboard_with_book(&file, "1");
     let reply = learn(&mut e, GAME);
@@ -128,7 +125,7 @@ fn ping(e: &mut Engine, n: u32) -> std::time::Duration {
 /// nothing from a search cut short is stored.
 #[test]
 fn ping_and_quit_are_served_during_a_learn() {
-    let dir = scratch("book-learn-busy");
+    let dir = common::Scratch::new("book-learn-busy");
     let file = dir.join("learned.txt");
     let mut e = nboard_with_book(&file, "2");
     // Deep enough that the learn would take minutes.
@@ -192,7 +189,7 @@ fn random_game_ggf(seed: u64) -> String {
 /// the save writes a new file and renames it over the old one.
 #[test]
 fn a_kill_during_book_saves_leaves_a_whole_book() {
-    let dir = scratch("book-kill");
+    let dir = common::Scratch::new("book-kill");
     let file = dir.join("book.txt");
     std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/book/book.txt"), &file).expect("copy the shipped book");
     let start = positions(&file);
@@ -219,7 +216,7 @@ fn a_kill_during_book_saves_leaves_a_whole_book() {
 /// `book import` of Edax's own book, `book export` back, `stats`, `show`; errors name the file.
 #[test]
 fn edax_import_export_stats() {
-    let dir = scratch("book-edax");
+    let dir = common::Scratch::new("book-edax");
     let dat = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/edax/small.dat");
     let txt = dir.join("small.txt");
     let txt_s = txt.to_string_lossy().into_owned();
@@ -253,7 +250,7 @@ fn edax_import_export_stats() {
 /// sharded build merged.
 #[test]
 fn learn_games_then_sharded_build() {
-    let dir = scratch("book-learn");
+    let dir = common::Scratch::new("book-learn-games");
     let book = dir.join("b.txt");
     let book_s = book.to_string_lossy().into_owned();
     let games = dir.join("games.txt");
@@ -318,7 +315,7 @@ fn learn_games_then_sharded_build() {
 /// run has nothing left to do.
 #[test]
 fn deepen_in_place() {
-    let dir = scratch("book-deepen");
+    let dir = common::Scratch::new("book-deepen");
     let out = dir.join("b.txt");
     let out_s = out.to_string_lossy().into_owned();
     let build = [

@@ -5,13 +5,9 @@ mod common;
 
 use common::run;
 
-fn temp_dir(name: &str) -> common::Scratch {
-    common::Scratch::new(name)
-}
-
 #[test]
 fn selfplay_train_fit_mpc_pipeline() {
-    let dir = temp_dir("pipeline");
+    let dir = common::Scratch::new("pipeline");
     let data = dir.join("games.txt");
     let d = data.to_str().expect("utf-8");
     let (code, _, err) = run(&[
@@ -153,7 +149,7 @@ fn selectivity_shows_in_depth_strings() {
 
 #[test]
 fn bad_weights_file_is_a_clear_error() {
-    let dir = temp_dir("badparams");
+    let dir = common::Scratch::new("badparams");
     std::fs::write(dir.join("eval.bin"), b"OXEV-garbage").expect("write");
     let (code, _, err) = run(&["--params", dir.to_str().expect("utf-8"), "bench", "--depth", "2"]);
     assert_eq!(code, 2);
@@ -162,7 +158,7 @@ fn bad_weights_file_is_a_clear_error() {
 
 #[test]
 fn bad_endcut_file_is_a_clear_error() {
-    let dir = temp_dir("badendcut");
+    let dir = common::Scratch::new("badendcut");
     std::fs::write(dir.join("endcut.txt"), "20 20 60 2 x 0 1 0.9 10\n").expect("write");
     let (code, _, err) = run(&["--params", dir.to_str().expect("utf-8"), "bench", "--depth", "2"]);
     assert_eq!(code, 2);
@@ -189,7 +185,7 @@ fn train_rejects_a_fraction_out_of_range() {
 /// full-width depth-2 level hints at depth 2 (the embedded level 5 searches 5 plies at 87 %).
 #[test]
 fn params_dir_replaces_the_level_table() {
-    let dir = temp_dir("levels");
+    let dir = common::Scratch::new("levels");
     let manifest = env!("CARGO_MANIFEST_DIR");
     std::fs::copy(format!("{manifest}/params/eval.bin"), dir.join("eval.bin")).expect("weights");
     let table = std::fs::read_to_string(format!("{manifest}/params/levels.txt")).expect("levels");
@@ -241,7 +237,7 @@ fn params_dir_replaces_the_level_table() {
 /// skipped and counted, and a rerun plays nothing new.
 #[test]
 fn selfplay_follows_given_games() {
-    let dir = temp_dir("lines");
+    let dir = common::Scratch::new("lines");
     let lines = dir.join("lines.txt");
     let wthor_1980s = "f5d6c3f3f4d3c4g6f6e6c5c6d7d8e7g5e3d2g4h3f7b5h5g3b4b6c8b8c7e8f8g8h4h6e2d1c1a3a6a5e1f2g7c2a4h8a2b7f1b3b1b2h7a7a8a1g1g2h2h1";
     std::fs::write(&lines, format!("{wthor_1980s}\nf5f5\n{wthor_1980s}\n")).expect("write");
