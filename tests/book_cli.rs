@@ -5,8 +5,6 @@ mod common;
 use common::Engine;
 use std::path::{Path, PathBuf};
 
-/// A fresh scratch directory for one test.
-
 fn positions(path: &PathBuf) -> usize {
     let text = std::fs::read_to_string(path).expect("book file");
     text.lines().skip(1).filter(|l| !l.starts_with('#')).count()
