@@ -520,6 +520,31 @@ mod tests {
         assert!(e.to_string().contains("n.bin"));
     }
 
+    /// Some of a file's stages, decoded and encoded again (`examples/net_keep_stages.rs`): the
+    /// header with the kept stages' mask, then those stages' bytes exactly as the file held
+    /// them, then a checksum of its own.
+    #[test]
+    fn a_subset_of_the_stages_keeps_their_bytes() {
+        use crate::eval::patterns::SHAPES;
+        let mut stages = vec![raw(1, 5, 16), raw(3, 6, 16), raw(7, 8, 16)];
+        for l in &mut stages {
+            for k in (0..N_SHAPES).filter(|&k| SHAPES[k].len() >= 10) {
+                l.entries[OFFSETS[k] * 16..OFFSETS[k + 1] * 16].fill(0);
+            }
+        }
+        let bytes = encode(&stages);
+        // Each stage's block: its bitmap, its kept rows, c, v and the bias.
+        let block = |s: &RawStage| encode(std::slice::from_ref(s))[HEADER..].len() - 4;
+        let (first, second) = (block(&stages[0]), block(&stages[1]));
+        let decoded = decode(&bytes, "n.bin").expect("decodes");
+        let kept: Vec<RawStage> = decoded.into_iter().filter(|s| s.stage <= 3).collect();
+        let subset = encode(&kept);
+        assert_eq!(subset[..16], bytes[..16]);
+        assert_eq!(subset[16..HEADER], (1u32 << 1 | 1 << 3).to_le_bytes());
+        assert_eq!(subset[HEADER..subset.len() - 4], bytes[HEADER..HEADER + first + second]);
+        assert_eq!(decode(&subset, "subset.bin").expect("decodes"), stages[..2]);
+    }
+
     /// The folded layer the search reads sums what the unfolded one sums on every term of
     /// `features` (the trainer's view), exactly, on all 8 images, by the incremental indices
     /// and from scratch; the one-byte entries stay within their rounding (and clipping) of
