@@ -2,11 +2,14 @@
 //!
 //! The search is written once (as a macro body) and instantiated twice: a portable copy and,
 //! on x86-64, a copy whose functions carry `#[target_feature]` for the x86-64-v3 extensions.
-//! The endgame copy leaves AVX2 out: with it the compiler vectorises the eight flip rays, which
-//! measured 16 % slower than the scalar LZCNT/BLSI code (FFO #20-#38; again 6 % slower after
-//! this session's changes). Only its move ordering calls one hand-written AVX2 routine, the
-//! legal moves of four children at once (`bits::moves_x4_avx2`, 3 % on FFO #20-#39); perft,
-//! bound by the move generator, keeps AVX2 (0.50 s -> 0.35 s for perft 11).
+//! The x86-64-v3 copies of the midgame and of the endgame both enable AVX2 and compute flips
+//! with the hand-written AVX2 routine (`bits::flips_avx2`: the four rays of each half in the
+//! lanes of one vector), and the endgame's move ordering takes the legal moves of four children
+//! at once (`bits::moves_x4_avx2`). Until the forty-fifth session the endgame copy left AVX2
+//! out, because with it the compiler vectorised the scalar eight-ray flips, which measured 16 %
+//! slower than the scalar LZCNT/BLSI code; the hand-written flips are faster than both
+//! (docs/measurements.md, forty-fifth session). Perft, bound by the move generator, keeps
+//! AVX2 (0.50 s -> 0.35 s for perft 11).
 //! The bit routines of `board::bits` inline into either copy. The choice is made at run time
 //! with `is_x86_feature_detected!`, so one binary runs on every x86-64 and uses the fast
 //! instructions where they exist.

@@ -71,7 +71,7 @@ pub struct SolverConfig {
 impl Default for SolverConfig {
     fn default() -> Self {
         SolverConfig {
-            shallow_max: 5,
+            shallow_max: 6,
             tt_min: 9,
             eval_order_min: 14,
             eval_depth_step: 3,
@@ -170,9 +170,9 @@ const ORDER_FAR_FROM: u32 = 33;
 
 /// Instantiates the solver's recursive functions, each carrying the given attributes
 /// (`#[target_feature]` for the fast copy). See `base::kernel`.
-/// `$moves4` gives the legal moves of four positions at once.
+/// `$moves4` gives the legal moves of four positions at once, `$flips` the discs a move flips.
 macro_rules! endgame_impl {
-    ($moves4:path; $(#[$attr:meta])*) => {
+    ($moves4:path, $flips:path; $(#[$attr:meta])*) => {
         use super::*;
 
         /// Squares with an odd number of empties in their quadrant come first.
@@ -213,7 +213,7 @@ macro_rules! endgame_impl {
             let x2 = (empties & (empties - 1)).trailing_zeros() as usize;
             let mut best = -65;
             if NEIGHBOURS[x1] & o != 0 {
-                let f = bits::flips(p, o, x1);
+                let f = $flips(p, o, x1);
                 if f != 0 {
                     best = -solve_1(ctx, o ^ f, x2);
                     if best > alpha {
@@ -222,7 +222,7 @@ macro_rules! endgame_impl {
                 }
             }
             if NEIGHBOURS[x2] & o != 0 {
-                let f = bits::flips(p, o, x2);
+                let f = $flips(p, o, x2);
                 if f != 0 {
                     return best.max(-solve_1(ctx, o ^ f, x1));
                 }
@@ -233,7 +233,7 @@ macro_rules! endgame_impl {
             // No move: the opponent plays if it can (the pass is not a node of its own).
             let mut worst = 65;
             if NEIGHBOURS[x1] & p != 0 {
-                let f = bits::flips(o, p, x1);
+                let f = $flips(o, p, x1);
                 if f != 0 {
                     worst = solve_1(ctx, p ^ f, x2);
                     if worst <= alpha {
@@ -242,7 +242,7 @@ macro_rules! endgame_impl {
                 }
             }
             if NEIGHBOURS[x2] & p != 0 {
-                let f = bits::flips(o, p, x2);
+                let f = $flips(o, p, x2);
                 if f != 0 {
                     return worst.min(solve_1(ctx, p ^ f, x1));
                 }
@@ -265,7 +265,7 @@ macro_rules! endgame_impl {
                     if NEIGHBOURS[sq] & o == 0 {
                         continue;
                     }
-                    let f = bits::flips(p, o, sq);
+                    let f = $flips(p, o, sq);
                     if f == 0 {
                         continue;
                     }
@@ -343,7 +343,7 @@ macro_rules! endgame_impl {
             let mut alpha = alpha;
             let mut best = -1000;
             for sq in Squares(m) {
-                let f = bits::flips(p, o, sq);
+                let f = $flips(p, o, sq);
                 let s = -eval_ab(e, o ^ f, p ^ f ^ (1u64 << sq), -beta, -alpha, depth - 1);
                 if s > best {
                     best = s;
@@ -389,7 +389,7 @@ macro_rules! endgame_impl {
             }
             let mut best = -1000;
             for sq in Squares(m) {
-                let f = bits::flips(p, o, sq);
+                let f = $flips(p, o, sq);
                 best = best.max(-mobility_search(o ^ f, p ^ f ^ (1u64 << sq), depth - 1));
             }
             best
@@ -419,7 +419,7 @@ macro_rules! endgame_impl {
                 let (mut cp, mut co, mut sqs, mut fs) = ([0u64; 4], [0u64; 4], [0usize; 4], [0u64; 4]);
                 let mut k = 0;
                 for sq in squares.by_ref().take(4) {
-                    let f = bits::flips(p, o, sq);
+                    let f = $flips(p, o, sq);
                     (cp[k], co[k], sqs[k], fs[k]) = (o ^ f, p ^ f ^ (1u64 << sq), sq, f);
                     k += 1;
                 }
@@ -448,7 +448,7 @@ macro_rules! endgame_impl {
             // All the children's buckets are requested first so their cache misses overlap.
             let mut children: Stack<Board, 64> = Stack::new();
             for sq in Squares(moves) {
-                let f = bits::flips(p, o, sq);
+                let f = $flips(p, o, sq);
                 let child = Board::new(o ^ f, p ^ f ^ (1u64 << sq));
                 ctx.tt.prefetch(&child);
                 children.push(child);
@@ -690,18 +690,14 @@ macro_rules! endgame_impl {
 pub const EXACT: u32 = 100;
 
 mod portable {
-    endgame_impl!(crate::board::bits::moves_x4;);
+    endgame_impl!(crate::board::bits::moves_x4, crate::board::bits::flips;);
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86v3 {
-    fn moves_x4(p: &[u64; 4], o: &[u64; 4]) -> [u64; 4] {
-        // SAFETY: this copy runs only where `Kernel::detect` found AVX2.
-        unsafe { crate::board::bits::moves_x4_avx2(p, o) }
-    }
-    // No AVX2 on the whole copy on purpose (see `base::kernel`); only the batched move
-    // generation of `moves_x4` uses it.
-    endgame_impl!(moves_x4; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2")]);
+    // The whole copy is compiled with AVX2, and its flips and batched move generation are the
+    // hand-written AVX2 routines (see `base::kernel`).
+    endgame_impl!(crate::board::bits::moves_x4_avx2, crate::board::bits::flips_avx2; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
 /// The solver: owns its TT; one solve at a time.

@@ -496,7 +496,7 @@ impl<'a, K> Run<'a, K> {
 /// Instantiates the recursive search functions for one compiled copy (kernel `$k`), each
 /// carrying the given attributes (`#[target_feature]` for the fast copy). See `base::kernel`.
 macro_rules! midgame_impl {
-    ($k:ty; $(#[$attr:meta])*) => {
+    ($k:ty, $flips:path; $(#[$attr:meta])*) => {
         impl<'a> Run<'a, $k> {
             /// Multi-ProbCut: shallow null-window searches predict whether the `depth` search would
             /// fail high (v ≥ β) or low (v ≤ α); if one does with the configured confidence, cut.
@@ -543,7 +543,7 @@ macro_rules! midgame_impl {
                 list: &mut Ordered,
             ) {
                 for sq in Squares(b.moves()) {
-                    let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
+                    let child = b.play_flips(sq, $flips(b.player, b.opponent, sq));
                     let replies = child.moves();
                     let key = if Some(sq) == tt_move {
                         i32::MAX
@@ -637,7 +637,7 @@ macro_rules! midgame_impl {
                     let rest = moves & !first.map_or(0, |m| 1u64 << m);
                     let by_class = SQUARE_PRIORITY.iter().flat_map(|&mask| Squares(rest & mask));
                     for sq in first.into_iter().chain(by_class) {
-                        let flips = bits::flips(b.player, b.opponent, sq);
+                        let flips = $flips(b.player, b.opponent, sq);
                         let child = b.play_flips(sq, flips);
                         let s = if depth == 1 {
                             -self.leaf(&child, f, sq, flips, -alpha - 1)
@@ -667,7 +667,7 @@ macro_rules! midgame_impl {
                     let first = tt_move.filter(|&m| moves >> m & 1 != 0);
                     let mut searched = 0;
                     if let Some(sq) = first {
-                        let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
+                        let child = b.play_flips(sq, $flips(b.player, b.opponent, sq));
                         let s = -self.nws(&child, &self.child_features(b, f, sq, &child), -alpha - 1, depth - 1);
                         if self.aborted {
                             return alpha;
@@ -733,7 +733,7 @@ macro_rules! midgame_impl {
                 // The children's side to move is the other one.
                 let tag = self.tag(b).wrapping_neg();
                 for sq in Squares(moves) {
-                    let child = b.play_flips(sq, bits::flips(b.player, b.opponent, sq));
+                    let child = b.play_flips(sq, $flips(b.player, b.opponent, sq));
                     if let Some(h) = self.tt.probe_tagged(&child, tag)
                         && h.depth + 1 >= depth
                         && h.selectivity >= self.selectivity
@@ -1125,9 +1125,9 @@ macro_rules! midgame_impl {
     };
 }
 
-midgame_impl!(Portable;);
+midgame_impl!(Portable, crate::board::bits::flips;);
 #[cfg(target_arch = "x86_64")]
-midgame_impl!(X86V3; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
+midgame_impl!(X86V3, crate::board::bits::flips_avx2; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 
 #[cfg(test)]
 mod tests {
