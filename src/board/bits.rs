@@ -98,7 +98,12 @@ const NOT_EDGE_FILES_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
 
 /// Rays from each square: index `[sq][d]`, d in 0..4 towards higher bits (E, S, SE, SW),
 /// d in 4..8 towards lower bits (W, N, NW, NE). The square itself is excluded.
-static RAYS: [[u64; 8]; 64] = build_rays();
+/// Each square's eight rays fill one 64-byte cache line: aligned, no load of them is split
+/// across two lines.
+static RAYS: CacheLines = CacheLines(build_rays());
+
+#[repr(align(64))]
+struct CacheLines([[u64; 8]; 64]);
 
 const fn build_rays() -> [[u64; 8]; 64] {
     // (dx, dy) per direction, in the order documented on RAYS.
@@ -129,7 +134,7 @@ const fn build_rays() -> [[u64; 8]; 64] {
 /// Returns 0 when the move flips nothing (is illegal).
 #[inline(always)]
 pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
-    let rays = &RAYS[sq & 63];
+    let rays = &RAYS.0[sq & 63];
     let mut f = 0u64;
     // Towards higher bits: the first non-opponent square is the lowest set bit of ray & !o.
     for &ray in &rays[..4] {
@@ -162,7 +167,7 @@ pub fn flips(p: u64, o: u64, sq: usize) -> u64 {
 #[inline]
 pub fn flips_avx2(p: u64, o: u64, sq: usize) -> u64 {
     use std::arch::x86_64::*;
-    let rays = &RAYS[sq & 63];
+    let rays = &RAYS.0[sq & 63];
     // SAFETY: unaligned loads of four u64 from arrays of eight u64 (indices 0..4 and 4..8).
     let (up, down) = unsafe {
         (
