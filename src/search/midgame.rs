@@ -494,7 +494,8 @@ impl<'a, K> Run<'a, K> {
 }
 
 /// Instantiates the recursive search functions for one compiled copy (kernel `$k`), each
-/// carrying the given attributes (`#[target_feature]` for the fast copy). See `base::kernel`.
+/// carrying the given attributes (`#[target_feature]` for the fast copy); `$flips` computes a
+/// move's flips (the AVX2 routine in the fast copy). See `base::kernel`.
 macro_rules! midgame_impl {
     ($k:ty, $flips:path; $(#[$attr:meta])*) => {
         impl<'a> Run<'a, $k> {
