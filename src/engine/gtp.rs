@@ -130,12 +130,11 @@ impl GtpSession {
         let used = t0.elapsed().as_secs_f64();
         if commit {
             // The controller's clock runs for this move whatever it tells us later, and also
-            // for the exchange of lines around it, which `t0` cannot see; on a loaded machine
-            // that adds up over a game (a 2 s game ran 4.7 ms over, about 2 ms a move unseen,
-            // with four busy processes on two cores). Charge half the reserve the budget keeps
-            // for it (4-5 ms a move): twice that, and a twentieth of a short clock at most.
-            let overhead = crate::time::move_overhead(crate::time::seconds(self.time.left(position.to_move).seconds)) / 2;
-            self.time.charge(position.to_move, used + overhead.as_secs_f64());
+            // for the exchange of lines around it, which `t0` cannot see (a 2 s game ran
+            // 4.7 ms over before this charge).
+            let left = crate::time::seconds(self.time.left(position.to_move).seconds);
+            let charged = crate::time::charged(crate::time::seconds(used), left);
+            self.time.charge(position.to_move, charged.as_secs_f64());
         }
         let ply = Ply {
             mv,

@@ -66,31 +66,40 @@ impl NboardSession {
         }
     }
 
-    /// The time for a move of `colour` at `empties` empties: by the GGF's clock (with its
-    /// increment), else by `--game-time` counted from our own moves' times, else `--move-time`.
-    fn budget(&self, colour: Color, empties: u32) -> Option<super::Budget> {
+    /// Seconds left on `colour`'s clock: the GGF's clock, else `--game-time` counted from our
+    /// own moves' times; None without either. A move's time is the larger of the GUI's figure
+    /// and ours, so a GUI that sends moves back without times still runs our clock down.
+    fn time_left(&self, colour: Color) -> Option<f64> {
         let time_of = |pos: &crate::board::Position, ply: &Ply| {
             let ours = self.thought.get(&(pos.board, ply.mv)).copied().unwrap_or(0.0);
             ply.time.unwrap_or(0.0).max(ours)
         };
         if let Some(left) = self.game.time_left_using(colour, time_of) {
-            let increment = self.game.clock(colour).map_or(0.0, |c| c.increment);
-            return Some(move_budget(left, increment, None, empties));
+            return Some(left);
         }
-        match self.clock {
-            UserClock::None => None,
-            UserClock::MoveTime(s) => Some(fixed_budget(s)),
-            UserClock::GameTime(s) => {
-                let clock = crate::game::Clock {
-                    main: s,
-                    increment: 0.0,
-                    grace: 0.0,
-                };
-                let times = (self.game.plies().iter().zip(self.game.positions()))
-                    .filter(|(_, pos)| pos.to_move == colour)
-                    .map(|(ply, pos)| time_of(pos, ply));
-                Some(move_budget(clock.remaining(times), 0.0, None, empties))
+        let UserClock::GameTime(s) = self.clock else { return None };
+        let clock = crate::game::Clock {
+            main: s,
+            increment: 0.0,
+            grace: 0.0,
+        };
+        let times = (self.game.plies().iter().zip(self.game.positions()))
+            .filter(|(_, pos)| pos.to_move == colour)
+            .map(|(ply, pos)| time_of(pos, ply));
+        Some(clock.remaining(times))
+    }
+
+    /// The time for a move of `colour` at `empties` empties: by the GGF's clock (with its
+    /// increment), else by `--game-time` counted from our own moves' times, else `--move-time`.
+    fn budget(&self, colour: Color, empties: u32) -> Option<super::Budget> {
+        let ggf_clock = self.game.clock(colour).filter(|c| !c.is_unlimited());
+        match (self.time_left(colour), self.clock) {
+            (Some(left), _) => {
+                let increment = ggf_clock.map_or(0.0, |c| c.increment);
+                Some(move_budget(left, increment, None, empties))
             }
+            (None, UserClock::MoveTime(s)) => Some(fixed_budget(s)),
+            (None, _) => None,
         }
     }
 
@@ -153,6 +162,7 @@ impl NboardSession {
     fn go(&mut self, stop: &AtomicBool, out: &mut Output) {
         let t0 = Instant::now();
         let pos = self.game.position();
+        let left = self.time_left(pos.to_move);
         if pos.board.is_game_over() {
             out.line(&Reply::Status("game over: no move to make".into()).to_string());
             return;
@@ -180,10 +190,17 @@ impl NboardSession {
                 time: Some(t0.elapsed().as_secs_f64()),
             }
         };
+        // Our clock also runs for the exchange of lines around the move, which `t0` cannot
+        // see: charge what the GTP side charges (half the budget's per-move reserve). Without
+        // it a 2 s game with moves sent back without times ran 15 ms over on a loaded CI host.
+        let charged = match left {
+            Some(s) => crate::time::charged(t0.elapsed(), crate::time::seconds(s)).as_secs_f64(),
+            None => t0.elapsed().as_secs_f64(),
+        };
         // Only this game's positions matter to its clock.
         let positions: Vec<Board> = self.game.positions().iter().map(|p| p.board).collect();
         self.thought.retain(|(b, _), _| positions.contains(b));
-        self.thought.insert((pos.board, ply.mv), t0.elapsed().as_secs_f64());
+        self.thought.insert((pos.board, ply.mv), charged);
         // Not applied: the GUI sends `move` back if it accepts it (pitfall 6.6).
         out.line(&Reply::Move(ply).to_string());
     }
