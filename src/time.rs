@@ -132,6 +132,20 @@ mod tests {
     }
 
     #[test]
+    fn a_move_is_charged_half_the_reserve_for_the_exchange() {
+        let ms = Duration::from_millis;
+        // 10 ms reserve on a long clock, 0.4 % of a short one: half of it is charged.
+        assert_eq!(charged(ms(100), Duration::from_secs(60)), ms(105));
+        assert_eq!(charged(ms(100), Duration::from_secs(2)), ms(104));
+        assert_eq!(charged(ms(0), Duration::ZERO), ms(0));
+        // Over a game the charges stay within what `budget` kept back for them.
+        let c = clock(2);
+        let kept = c.remaining - (c.remaining.saturating_sub(SAFETY + move_overhead(c.remaining) * 30));
+        let charged_total: Duration = (0..30).map(|_| charged(Duration::ZERO, c.remaining)).sum();
+        assert!(charged_total < kept, "{charged_total:?} {kept:?}");
+    }
+
+    #[test]
     fn a_whole_game_never_exceeds_the_clock() {
         for total in [1u64, 10, 60, 300] {
             let mut c = clock(total);
