@@ -64,9 +64,6 @@ pub fn game_equivalent(target: Duration, empties: u32) -> Duration {
     target.mul_f64(full / weight(empties))
 }
 
-/// The reserve kept for the exchange of lines of one move with `remaining` on the clock (10 ms,
-/// less on short clocks). A controller's clock counts it; our own count of a move's thinking
-/// cannot see it, so a clock we count ourselves is charged it with every move (`GtpClock`).
 /// Seconds from outside (a controller's clock, a command) as a `Duration`, saturating: negative
 /// or NaN is 0, anything above 10^9 s (31 years) is 10^9 s, where `Duration::from_secs_f64`
 /// would panic (GTP `time_settings 1e300 0 0` did, found by fuzzing the protocol sessions).
@@ -74,6 +71,10 @@ pub fn seconds(s: f64) -> Duration {
     Duration::from_secs_f64(if s.is_nan() { 0.0 } else { s.clamp(0.0, 1e9) })
 }
 
+/// The reserve kept for the exchange of lines of one move with `remaining` on the clock (10 ms,
+/// less on short clocks). A controller's clock counts it; our own count of a move's thinking
+/// cannot see it, so a clock we count ourselves is charged part of it with every move
+/// (`charged`).
 pub fn move_overhead(remaining: Duration) -> Duration {
     PER_MOVE_OVERHEAD.min(remaining.mul_f64(0.004))
 }
