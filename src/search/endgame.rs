@@ -15,6 +15,7 @@ use crate::base::{Isa, Kernel, OrderingEval};
 use crate::board::bits::{self, Squares};
 use crate::board::stability::stable_discs;
 use crate::board::{Board, Square};
+use crate::eval::incremental::{Deltas, Features, LANES};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -298,53 +299,89 @@ macro_rules! endgame_impl {
         /// Fastest-first key of a move: fewest (corner-weighted) opponent replies first, then
         /// fewest empty squares next to our discs (the opponent's potential mobility).
         $(#[$attr])*
-        fn order_key(ctx: &Ctx, np: u64, no: u64, replies: u64, n: u32) -> i32 {
+        /// `indexed`: the parent's pattern indices and the move (square, flips) that gives the
+        /// child, whenever the evaluation orders (`eval_order_min` empties and more).
+        $(#[$attr])*
+        fn order_key(ctx: &Ctx, np: u64, no: u64, replies: u64, n: u32, indexed: Option<(&Features, usize, u64)>) -> i32 {
             let mob = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
             let pot = (bits::adjacent(no) & !(np | no)).count_ones() as i32;
             let mut key = -mob * 1024 - pot * POT_WEIGHT;
             // Far from the end a shallow search orders better than the reply count.
-            match ctx.eval {
-                Some(e) if n >= ctx.cfg.eval_order_min => {
+            match (ctx.eval, indexed) {
+                (Some(e), Some((parent, sq, flips))) => {
                     let d = if n >= ORDER_FAR_FROM {
                         ORDER_DEPTH_FAR
                     } else {
                         ((n - ctx.cfg.eval_order_min) / ctx.cfg.eval_depth_step).min(ORDER_DEPTH_MAX)
                     };
+                    let deltas = Deltas::get();
                     let v = if d == 0 && replies != 0 {
-                        e.evaluate_with_moves(&Board::new(np, no), replies)
+                        // The cheap estimate (`lo > hi`): no layer for a one-leaf order.
+                        // SAFETY: `play_me` gives the child's indices from its parent's.
+                        unsafe {
+                            e.evaluate_features_within(&Board::new(np, no), &parent.play_me(deltas, sq, flips), replies, 1, 0)
+                        }
                     } else if d >= 2 && ctx.stop_seen() {
                         // Stopped: the order no longer matters (the next poll ends the solve),
                         // and a node's ordering searches could delay a `pong` by 100+ ms.
                         0
                     } else {
-                        eval_ab(e, np, no, -65, 65, d)
+                        eval_ab_features(e, deltas, np, no, &parent.play(deltas, sq, flips), -65, 65, d)
                     };
                     key -= v * ctx.cfg.eval_weight;
                 }
-                None if n >= MOBILITY_ORDER_MIN => key -= mobility_search(np, no, 3) * 256,
+                (None, _) if n >= MOBILITY_ORDER_MIN => key -= mobility_search(np, no, 3) * 256,
                 _ => {}
             }
             key
         }
 
         /// Fail-soft alpha-beta to `depth` plies on the evaluation (ordering far from the end).
+        /// The position's pattern indices are computed once here and kept move by move below:
+        /// from scratch at every leaf they took half of a 25-empties solve's instructions.
         $(#[$attr])*
         fn eval_ab(e: &dyn OrderingEval, p: u64, o: u64, alpha: i32, beta: i32, depth: u32) -> i32 {
-            let m = bits::moves(p, o);
             if depth == 0 {
-                return e.evaluate_with_moves_within(&Board::new(p, o), m, alpha, beta);
+                return e.evaluate_with_moves_within(&Board::new(p, o), bits::moves(p, o), alpha, beta);
             }
+            let d = Deltas::get();
+            eval_ab_features(e, d, p, o, &Features::new(d, &Board::new(p, o)), alpha, beta, depth)
+        }
+
+        /// `eval_ab` from the position's pattern indices `f`.
+        $(#[$attr])*
+        #[allow(clippy::too_many_arguments)]
+        fn eval_ab_features(
+            e: &dyn OrderingEval,
+            d: &Deltas,
+            p: u64,
+            o: u64,
+            f: &Features,
+            alpha: i32,
+            beta: i32,
+            depth: u32,
+        ) -> i32 {
+            if depth == 0 {
+                return eval_leaf(e, p, o, f.me(), alpha, beta);
+            }
+            let m = bits::moves(p, o);
             if m == 0 {
                 if bits::moves(o, p) == 0 {
                     return Board::new(p, o).final_score();
                 }
-                return -eval_ab(e, o, p, -beta, -alpha, depth - 1);
+                return -eval_ab_features(e, d, o, p, &f.pass(), -beta, -alpha, depth - 1);
             }
             let mut alpha = alpha;
             let mut best = -1000;
             for sq in Squares(m) {
-                let f = $flips(p, o, sq);
-                let s = -eval_ab(e, o ^ f, p ^ f ^ (1u64 << sq), -beta, -alpha, depth - 1);
+                let fl = $flips(p, o, sq);
+                let (cp, co) = (o ^ fl, p ^ fl ^ (1u64 << sq));
+                // A leaf needs only the side to move's view of its indices.
+                let s = if depth == 1 {
+                    -eval_leaf(e, cp, co, &f.play_me(d, sq, fl), -beta, -alpha)
+                } else {
+                    -eval_ab_features(e, d, cp, co, &f.play(d, sq, fl), -beta, -alpha, depth - 1)
+                };
                 if s > best {
                     best = s;
                     if s > alpha {
@@ -356,6 +393,14 @@ macro_rules! endgame_impl {
                 }
             }
             best
+        }
+
+        /// The evaluation of `eval_ab`'s leaf (p, o) from its indices `me`.
+        $(#[$attr])*
+        fn eval_leaf(e: &dyn OrderingEval, p: u64, o: u64, me: &[u16; LANES], alpha: i32, beta: i32) -> i32 {
+            // SAFETY: `me` holds the indices of (p, o): `eval_ab` computes them from scratch and
+            // `eval_ab_features` keeps them with `play`/`play_me`/`pass` along real moves.
+            unsafe { e.evaluate_features_within(&Board::new(p, o), me, bits::moves(p, o), alpha, beta) }
         }
 
         /// ProbCut of a selective pass: a shallow evaluation search v′ predicts the exact score
@@ -413,6 +458,11 @@ macro_rules! endgame_impl {
         /// Move list sorted best first: (key, square, flips).
         $(#[$attr])*
         fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32, list: &mut MoveList) {
+            // The parent's pattern indices, once, where the evaluation orders the children.
+            let parent = match ctx.eval {
+                Some(_) if n >= ctx.cfg.eval_order_min => Some(Features::new(Deltas::get(), &Board::new(p, o))),
+                _ => None,
+            };
             // Children in batches of four: their replies come from one (vectorised) call.
             let mut squares = Squares(moves);
             loop {
@@ -431,7 +481,7 @@ macro_rules! endgame_impl {
                     let key = if Some(sqs[i]) == tt_move {
                         i32::MAX
                     } else {
-                        order_key(ctx, cp[i], co[i], replies[i], n)
+                        order_key(ctx, cp[i], co[i], replies[i], n, parent.as_ref().map(|f| (f, sqs[i], fs[i])))
                     };
                     list.insert_sorted((key, sqs[i] as u8, fs[i]), |x, y| x.0 > y.0);
                 }
@@ -646,6 +696,14 @@ macro_rules! endgame_impl {
         $(#[$attr])*
         pub(in crate::search) unsafe fn eval_search(e: &dyn OrderingEval, b: Board, depth: u32) -> i32 {
             eval_ab(e, b.player, b.opponent, -1000, 1000, depth)
+        }
+
+        /// `eval_ab` with a window, for the tests. Safety: as `root`.
+        #[cfg(test)]
+        #[allow(unused_unsafe)]
+        $(#[$attr])*
+        pub(in crate::search) unsafe fn eval_window(e: &dyn OrderingEval, b: Board, alpha: i32, beta: i32, depth: u32) -> i32 {
+            eval_ab(e, b.player, b.opponent, alpha, beta, depth)
         }
 
         /// Null-window entry (is the score above `alpha`?). Safety: as `root`.
@@ -955,6 +1013,72 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The ordering searches keep their leaves' pattern indices move by move (passes
+    /// included); they must see the values a leaf evaluated from scratch gives, window for
+    /// window (the layer is lazy), in both compiled copies, with and without a layer.
+    #[test]
+    fn ordering_searches_see_the_values_leaves_have_from_scratch() {
+        fn reference(e: &dyn OrderingEval, b: Board, alpha: i32, beta: i32, depth: u32) -> i32 {
+            let m = b.moves();
+            if depth == 0 {
+                return e.evaluate_with_moves_within(&b, m, alpha, beta);
+            }
+            if m == 0 {
+                if b.pass().moves() == 0 {
+                    return b.final_score();
+                }
+                return -reference(e, b.pass(), -beta, -alpha, depth - 1);
+            }
+            let (mut alpha, mut best) = (alpha, -1000);
+            for sq in Squares(m) {
+                let s = -reference(e, b.play(sq).expect("a legal move"), -beta, -alpha, depth - 1);
+                if s > best {
+                    best = s;
+                    alpha = alpha.max(s);
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+            best
+        }
+        let plain = crate::eval::Evaluator::embedded().expect("embedded weights");
+        let layered = plain.clone().with_net(&crate::eval::net::random_layers(16));
+        let mut seed = 4242u64;
+        let mut checked = 0;
+        for game in 0..40 {
+            let b = crate::board::random_game(&mut seed, 8 + game % 38);
+            for e in [&plain as &dyn OrderingEval, &layered] {
+                let v = reference(e, b, -1000, 1000, 1);
+                for depth in 0..4 {
+                    for (alpha, beta) in [
+                        (-1000, 1000),
+                        (-65, 65),
+                        (v - 1, v),
+                        (v, v + 1),
+                        (v + 6, v + 7),
+                        (v - 7, v - 6),
+                    ] {
+                        let want = reference(e, b, alpha, beta, depth);
+                        // SAFETY: the portable copy needs no CPU feature.
+                        assert_eq!(
+                            unsafe { portable::eval_window(e, b, alpha, beta, depth) },
+                            want,
+                            "{b:?} {depth}"
+                        );
+                        #[cfg(target_arch = "x86_64")]
+                        if Kernel::detect().isa() == Isa::X86V3 {
+                            // SAFETY: `Kernel::detect` found the copy's features.
+                            assert_eq!(unsafe { x86v3::eval_window(e, b, alpha, beta, depth) }, want, "{b:?} {depth}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 40 * 2 * 4 * 6);
     }
 
     /// Two threads (busy marks, deferred brothers) and the evaluation ordering give the same
