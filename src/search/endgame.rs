@@ -298,7 +298,6 @@ macro_rules! endgame_impl {
 
         /// Fastest-first key of a move: fewest (corner-weighted) opponent replies first, then
         /// fewest empty squares next to our discs (the opponent's potential mobility).
-        $(#[$attr])*
         /// `indexed`: the parent's pattern indices and the move (square, flips) that gives the
         /// child, whenever the evaluation orders (`eval_order_min` empties and more).
         $(#[$attr])*
@@ -326,7 +325,7 @@ macro_rules! endgame_impl {
                         // and a node's ordering searches could delay a `pong` by 100+ ms.
                         0
                     } else {
-                        eval_ab_features(e, deltas, np, no, &parent.play(deltas, sq, flips), -65, 65, d)
+                        eval_ab_features(e, np, no, &parent.play(deltas, sq, flips), -65, 65, d)
                     };
                     key -= v * ctx.cfg.eval_weight;
                 }
@@ -344,23 +343,12 @@ macro_rules! endgame_impl {
             if depth == 0 {
                 return e.evaluate_with_moves_within(&Board::new(p, o), bits::moves(p, o), alpha, beta);
             }
-            let d = Deltas::get();
-            eval_ab_features(e, d, p, o, &Features::new(d, &Board::new(p, o)), alpha, beta, depth)
+            eval_ab_features(e, p, o, &Features::new(Deltas::get(), &Board::new(p, o)), alpha, beta, depth)
         }
 
         /// `eval_ab` from the position's pattern indices `f`.
         $(#[$attr])*
-        #[allow(clippy::too_many_arguments)]
-        fn eval_ab_features(
-            e: &dyn OrderingEval,
-            d: &Deltas,
-            p: u64,
-            o: u64,
-            f: &Features,
-            alpha: i32,
-            beta: i32,
-            depth: u32,
-        ) -> i32 {
+        fn eval_ab_features(e: &dyn OrderingEval, p: u64, o: u64, f: &Features, alpha: i32, beta: i32, depth: u32) -> i32 {
             if depth == 0 {
                 return eval_leaf(e, p, o, f.me(), alpha, beta);
             }
@@ -369,8 +357,9 @@ macro_rules! endgame_impl {
                 if bits::moves(o, p) == 0 {
                     return Board::new(p, o).final_score();
                 }
-                return -eval_ab_features(e, d, o, p, &f.pass(), -beta, -alpha, depth - 1);
+                return -eval_ab_features(e, o, p, &f.pass(), -beta, -alpha, depth - 1);
             }
+            let d = Deltas::get();
             let mut alpha = alpha;
             let mut best = -1000;
             for sq in Squares(m) {
@@ -380,7 +369,7 @@ macro_rules! endgame_impl {
                 let s = if depth == 1 {
                     -eval_leaf(e, cp, co, &f.play_me(d, sq, fl), -beta, -alpha)
                 } else {
-                    -eval_ab_features(e, d, cp, co, &f.play(d, sq, fl), -beta, -alpha, depth - 1)
+                    -eval_ab_features(e, cp, co, &f.play(d, sq, fl), -beta, -alpha, depth - 1)
                 };
                 if s > best {
                     best = s;
