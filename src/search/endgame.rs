@@ -211,6 +211,40 @@ const QUADRANTS: [u64; 4] = [
     0xF0F0_F0F0_0000_0000,
 ];
 const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// Each square's quadrant as a bit of a 4-bit parity word (bit q: quadrant q has an odd
+/// number of empties).
+static QUADRANT_BIT: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut q = 0;
+        while q < 4 {
+            if QUADRANTS[q] >> sq & 1 != 0 {
+                t[sq] = 1 << q;
+            }
+            q += 1;
+        }
+        sq += 1;
+    }
+    t
+};
+/// The squares of the quadrants a parity word marks odd.
+static ODD_SQUARES: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut w = 0;
+    while w < 16 {
+        let mut q = 0;
+        while q < 4 {
+            if w >> q & 1 != 0 {
+                t[w] |= QUADRANTS[q];
+            }
+            q += 1;
+        }
+        w += 1;
+    }
+    t
+};
+
 /// A sorted move list: (ordering key, square, flips).
 type MoveList = Stack<(i32, u8, u64), 64>;
 const POT_WEIGHT: i32 = 256;
@@ -232,16 +266,15 @@ macro_rules! endgame_impl {
     ($moves4:path, $flips:path; $(#[$attr:meta])*) => {
         use super::*;
 
-        /// Squares with an odd number of empties in their quadrant come first.
+        /// The parity word (`QUADRANT_BIT`) of a set of empty squares: the parity search
+        /// tries the squares of odd quadrants first.
         $(#[$attr])*
-        fn parity_order(empties: u64) -> (u64, u64) {
-            let mut odd = 0u64;
-            for q in QUADRANTS {
-                if (empties & q).count_ones() & 1 != 0 {
-                    odd |= q;
-                }
+        fn parity_word(empties: u64) -> usize {
+            let mut w = 0;
+            for (q, quadrant) in QUADRANTS.iter().enumerate() {
+                w |= ((empties & quadrant).count_ones() as usize & 1) << q;
             }
-            (empties & odd, empties & !odd)
+            w
         }
 
         /// Score with one empty square `sq`; `p` to move, the opponent owns every other square.
@@ -313,10 +346,12 @@ macro_rules! endgame_impl {
         /// Null-window search with 3..=shallow_max empties: parity order, no move list.
         /// Fail-soft: returns > alpha iff the true score is > alpha.
         $(#[$attr])*
-        fn nws_shallow(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, empties: u64, n: u32) -> i32 {
+        fn nws_shallow(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, empties: u64, n: u32, parity: usize) -> i32 {
             ctx.nodes += 1;
             let mut best = -65;
-            let (first, second) = parity_order(empties);
+            // Odd quadrants first; the parity word is kept move by move, not recounted.
+            let odd = ODD_SQUARES[parity];
+            let (first, second) = (empties & odd, empties & !odd);
             for group in [first, second] {
                 for sq in Squares(group) {
                     if NEIGHBOURS[sq] & o == 0 {
@@ -331,7 +366,7 @@ macro_rules! endgame_impl {
                     let s = if n == 3 {
                         -solve_2(ctx, np, no, -alpha - 1, rest)
                     } else {
-                        -nws_shallow(ctx, np, no, -alpha - 1, rest, n - 1)
+                        -nws_shallow(ctx, np, no, -alpha - 1, rest, n - 1, parity ^ QUADRANT_BIT[sq] as usize)
                     };
                     if s > best {
                         best = s;
@@ -347,7 +382,7 @@ macro_rules! endgame_impl {
                     return Board::new(p, o).final_score();
                 }
                 ctx.nodes -= 1; // the pass is not a node of its own
-                return -nws_shallow(ctx, o, p, -alpha - 1, empties, n);
+                return -nws_shallow(ctx, o, p, -alpha - 1, empties, n, parity);
             }
             best
         }
@@ -511,7 +546,10 @@ macro_rules! endgame_impl {
                     solve_1(ctx, p, sq)
                 }
                 2 => solve_2(ctx, p, o, alpha, !(p | o)),
-                n if n <= ctx.cfg.shallow_max => nws_shallow(ctx, p, o, alpha, !(p | o), n),
+                n if n <= ctx.cfg.shallow_max => {
+                    let e = !(p | o);
+                    nws_shallow(ctx, p, o, alpha, e, n, parity_word(e))
+                }
                 n => nws_mid(ctx, p, o, alpha, n),
             }
         }
