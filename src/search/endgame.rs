@@ -211,23 +211,12 @@ const QUADRANTS: [u64; 4] = [
     0xF0F0_F0F0_0000_0000,
 ];
 const CORNERS: u64 = 0x8100_0000_0000_0081;
-/// Each square's quadrant as a bit of a 4-bit parity word (bit q: quadrant q has an odd
-/// number of empties).
-static QUADRANT_BIT: [u8; 64] = {
-    let mut t = [0u8; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let mut q = 0;
-        while q < 4 {
-            if QUADRANTS[q] >> sq & 1 != 0 {
-                t[sq] = 1 << q;
-            }
-            q += 1;
-        }
-        sq += 1;
-    }
-    t
-};
+/// A square's quadrant as a bit of a 4-bit parity word (bit q: quadrant q of `QUADRANTS`,
+/// column 4+ adding 1 and row 4+ adding 2, has an odd number of empties).
+#[inline]
+fn quadrant_bit(sq: usize) -> usize {
+    1 << ((sq >> 2 & 1) | (sq >> 4 & 2))
+}
 /// The squares of the quadrants a parity word marks odd.
 static ODD_SQUARES: [u64; 16] = {
     let mut t = [0u64; 16];
@@ -266,7 +255,7 @@ macro_rules! endgame_impl {
     ($moves4:path, $flips:path; $(#[$attr:meta])*) => {
         use super::*;
 
-        /// The parity word (`QUADRANT_BIT`) of a set of empty squares: the parity search
+        /// The parity word (`quadrant_bit`) of a set of empty squares: the parity search
         /// tries the squares of odd quadrants first.
         $(#[$attr])*
         fn parity_word(empties: u64) -> usize {
@@ -366,7 +355,7 @@ macro_rules! endgame_impl {
                     let s = if n == 3 {
                         -solve_2(ctx, np, no, -alpha - 1, rest)
                     } else {
-                        -nws_shallow(ctx, np, no, -alpha - 1, rest, n - 1, parity ^ QUADRANT_BIT[sq] as usize)
+                        -nws_shallow(ctx, np, no, -alpha - 1, rest, n - 1, parity ^ quadrant_bit(sq))
                     };
                     if s > best {
                         best = s;
@@ -1092,6 +1081,14 @@ pub struct SolveParams<'a> {
 mod tests {
     use super::*;
     use crate::board::notation::parse_position;
+
+    #[test]
+    fn quadrant_bit_names_the_quadrant_that_holds_the_square() {
+        for sq in 0..64 {
+            let q = quadrant_bit(sq).trailing_zeros() as usize;
+            assert!(QUADRANTS[q] >> sq & 1 != 0, "square {sq}");
+        }
+    }
 
     /// A slot's indices are the scratch indices of its board whether they were derived from
     /// the slot above (one move away) or computed because the slot above is unrelated (a
