@@ -448,7 +448,7 @@ impl Evaluator {
     /// `fine_features_x86v3` sixteen lanes a gather (AVX-512): half the gather instructions
     /// for the same loads. The loads still wait on the caches (the first use of the gathered
     /// weights takes a third of the evaluation's samples), so the gain is the instructions
-    /// around them: 4.5 % of a level-17 midgame search, 1 % of a 25-empties solve.
+    /// around them: 3–4.5 % of a level-17 midgame search, 1 % of a 25-empties solve.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512bw,avx512vl")]
     fn fine_features_x86v4(&self, b: &Board, me: &[u16; LANES], others: &[u32; 7]) -> i32 {

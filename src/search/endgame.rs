@@ -1144,7 +1144,7 @@ mod tests {
         for game in 0..200 {
             let b = crate::board::random_game(&mut seed, 9 + game % 3);
             let exact = minimax(b);
-            for kernel in Kernel::every() {
+            for kernel in [Kernel::PORTABLE, Kernel::detect()] {
                 solver.kernel = kernel;
                 solver.tt.clear();
                 let r = solver.solve(&b, SolveMode::Exact, None, &stop);
