@@ -89,7 +89,8 @@ def solve(oxello, positions, options):
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     finally:
-        os.unlink(obf.name)
+        if os.path.exists(obf.name):
+            os.unlink(obf.name)
     scores = [json.loads(line)["score"] for line in out.splitlines() if '"line"' in line]
     if len(scores) != len(positions):
         sys.exit(f"solved {len(scores)} of {len(positions)} positions")
