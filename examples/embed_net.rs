@@ -24,7 +24,8 @@
 //! stage's result is written there as `stage-N.lin`, the linear weights, and `stage-N.net`, a
 //! one-stage `net.bin`; rows no training record reached are zeroed). With `ASSEMBLE=1` and
 //! `OUT`, no training: the shipped weights with every `stage-N.*` in `OUT` put in are written
-//! as `OUT/eval.bin` and `OUT/net.bin` (what `--params OUT` reads), and the engine's own
+//! as `OUT/eval.bin` and `OUT/net.bin` (what `--params OUT` reads; the layer folded for the
+//! engine, `net.bin` version 3, while `stage-N.net` keep it as trained), and the engine's own
 //! evaluation of the held-out records is compared with the shipped weights', stage by stage.
 //! `DIM` must be one the engine reads (`net::DIMS`: 8 or 16) for a run that writes.
 
@@ -367,7 +368,10 @@ fn assemble(dir: &std::path::Path, shipped: &Evaluator, records: &[oxello::eval:
         ));
     }
     let lin = Evaluator::from_weights(weights);
-    for (name, bytes) in [("eval.bin", lin.encode()), ("net.bin", net::encode(&raws))] {
+    // The layer folded for the engine (net.bin version 3), which loads with a copy; the
+    // stage-N.net files keep it as trained.
+    let folded = Evaluator::fold_net_file(&net::encode(&raws), "the assembled layer").map_err(|e| e.to_string())?;
+    for (name, bytes) in [("eval.bin", lin.encode()), ("net.bin", folded)] {
         let path = dir.join(name);
         std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
     }

@@ -8,10 +8,11 @@
 //! The file is read and written by the engine's own `net::decode` and `net::encode` (the layout
 //! from the build's pattern set, which the file's header must name; no `eval.bin` is needed).
 //! Each kept stage is written as it was read, so a copy of a file the trainer wrote holds the
-//! same bytes for its stages; a version-1 file comes out in the current version. OUT's
+//! same bytes for its stages; a version-1 file comes out in version 2, a folded one (version 3,
+//! what ships) stays folded. OUT's
 //! directory must exist; put the matching `eval.bin` beside the copy for `--params OUT`.
 
-use oxello::eval::net;
+use oxello::eval::{Evaluator, net};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: net_keep_stages IN/net.bin OUT/net.bin MAX_STAGE";
@@ -35,6 +36,13 @@ fn run() -> Result<(), String> {
         .parse()
         .map_err(|e| format!("MAX_STAGE '{max_stage}': not a stage number ({e}); {USAGE}"))?;
     let bytes = std::fs::read(src).map_err(|e| format!("{src}: cannot read: {e}"))?;
+    if bytes.len() >= 8 && bytes[4..8] == net::FOLDED_VERSION.to_le_bytes() {
+        // A folded file (what ships): its stages are kept folded.
+        let out = Evaluator::fold_net_file_stages(&bytes, src, |s| s <= max_stage).map_err(|e| e.to_string())?;
+        std::fs::write(dst, &out).map_err(|e| format!("{dst}: cannot write: {e}"))?;
+        println!("{dst}: the folded stages up to {max_stage}, {} bytes", out.len());
+        return Ok(());
+    }
     let all = net::decode(&bytes, src).map_err(|e| e.to_string())?;
     let stages = |raw: &[net::RawStage]| raw.iter().map(|s| s.stage).collect::<Vec<_>>();
     let keep: Vec<net::RawStage> = all.iter().filter(|s| s.stage <= max_stage).cloned().collect();

@@ -78,10 +78,11 @@ const CLOCK_EXTRA_PLIES: u32 = 4;
 /// 1.9x a square more: FFO #20-#39, 20-26 empties, about 0.14 s each on this machine). Below
 /// level 10's needs, the lower levels (about twice as fast a level).
 ///
-/// The level chosen never reads the non-linear layer: the layer won at level 20's fixed depth
-/// (SPRT, 1.05x the time), but by the clock, at equal time, it showed no gain (10 s a game:
-/// 49.0 % of 311 games against the same engine without it; docs/training.md, forty-third
-/// session), so a clock keeps the evaluation it was measured with.
+/// The level chosen never reads the non-linear layer: the small-shape layer won at level 20's
+/// fixed depth (SPRT, 1.05x the time), but by the clock, at equal time, it showed no gain (10 s
+/// a game: 49.0 % of 311 games against the same engine without it; docs/training.md,
+/// forty-third session), so a clock keeps the evaluation it was measured with. (The all-shapes
+/// layer that replaced it, read at levels 17 and 20, has not been measured by the clock.)
 pub fn clock_level(budget: Budget, empties: u32, levels: &Levels) -> Level {
     Level {
         layer: false,
@@ -137,8 +138,8 @@ type Layered = OnceLock<Option<Box<dyn OrderingEval + Send + Sync>>>;
 struct Evaluations {
     plain: Box<dyn OrderingEval + Send + Sync>,
     /// The evaluation given when it has a layer; else `load`'s, made when a level that reads it
-    /// is first searched, so that the other levels never pay the layer's load (about 0.3 s) or
-    /// its memory (about 60 MB). `None` inside when there is no layer to read.
+    /// is first searched, so that the other levels never pay the layer's load (about 0.04 s from
+    /// the folded file) or its memory (about 55 MB). `None` inside when there is no layer to read.
     layered: Arc<Layered>,
     load: Option<LayerLoader>,
     /// A load has begun beside a search that could not wait for it.

@@ -61,7 +61,16 @@ pub struct Folding {
     maps: Vec<Vec<Vec<u32>>>,
 }
 
+static SHARED: std::sync::LazyLock<Folding> = std::sync::LazyLock::new(Folding::new);
+
 impl Folding {
+    /// The folding, made once a process: the weights and the layer are folded at different
+    /// times (the layer when a level that reads it is first searched), and making it takes
+    /// about 8 ms.
+    pub fn shared() -> &'static Folding {
+        &SHARED
+    }
+
     pub fn new() -> Folding {
         let mut instances = Vec::new();
         let mut digits: Vec<u16> = Vec::new();

@@ -30,7 +30,7 @@ pub struct Deltas {
     square: [[u16; LANES]; 64],
 }
 
-static DELTAS: LazyLock<Deltas> = LazyLock::new(|| Deltas::new(&Folding::new()));
+static DELTAS: LazyLock<Deltas> = LazyLock::new(|| Deltas::new(Folding::shared()));
 
 impl Deltas {
     /// The table of the shipped pattern set (built once).

@@ -14,6 +14,18 @@
 //! everything before it. Stages without a net are evaluated by the linear model alone. A layer
 //! on the small shapes leaves most rows zero (the big shapes', the unreached configurations'):
 //! version 1 (still read), which stored every row, took 105 MB for one that now takes 13.
+//!
+//! Version 3 holds the layer as the engine reads it (`Net`), folded and in one byte an entry,
+//! so that loading it is a copy: folding a layer with vectors on every shape (16 channels, 8
+//! stages) took 0.64 s, which every new engine process paid, where a copy takes a few
+//! hundredths. Magic, version 3, pattern set, `dim`, stage mask as above, then the fingerprint
+//! of the folding it was made with (`layout_fingerprint`: a build that folds the terms
+//! otherwise refuses the file rather than read its rows at the wrong places); for each covered
+//! stage a bitmap of its nonzero rows, those rows (`dim` i8 each, within ±127), `c` (`dim`
+//! i32), `v` (`dim` f32) and the bias (f32, 1/256 disc), the units `NetStage` holds them in;
+//! then a checksum (`checksum`, FNV-1a over 8-byte words) of everything before it. The trainer
+//! writes version 2 (`examples/embed_net.rs`), which keeps what was trained; `net_fold`
+//! (or `ASSEMBLE`) makes the version 3 that ships.
 
 use super::fold::Folding;
 use super::patterns::{N_SHAPES, OFFSETS};
@@ -21,7 +33,11 @@ use super::weights::{self, EvalError, WeightsProblem};
 use super::{STAGE_WEIGHTS, STAGES};
 
 pub const MAGIC: &[u8; 4] = b"OXNT";
+/// The version `encode` writes: the layer as trained.
 pub const VERSION: u32 = 2;
+/// The version `Net::encode` writes: the layer folded for the engine.
+pub const FOLDED_VERSION: u32 = 3;
+const FOLDED_HEADER: usize = 24;
 /// The vector lengths (hidden units) the engine reads: each has its own accumulation, a few
 /// vector registers wide.
 pub const DIMS: [usize; 2] = [8, 16];
@@ -36,6 +52,7 @@ const HEADER: usize = 20;
 /// One stage's layer, folded as the linear weights are (`Evaluator::from_weights`) and held in
 /// one byte an entry: a row is 8 or 16 bytes, so a stage's table is a quarter to half of what
 /// two-byte entries take and more of it stays in the caches.
+#[derive(PartialEq)]
 pub struct NetStage {
     dim: usize,
     /// The pattern instances (lanes of the incremental indices) whose shape has a nonzero
@@ -70,6 +87,7 @@ impl RawStage {
     }
 }
 
+#[derive(PartialEq)]
 pub struct Net {
     pub stages: Vec<Option<NetStage>>,
 }
@@ -136,7 +154,13 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
     }
     let version = word(4);
     if version != 1 && version != VERSION {
-        return Err(err(file, WeightsProblem::Version(version)));
+        return Err(err(
+            file,
+            WeightsProblem::LayerVersion {
+                version,
+                reads: "versions 1 and 2, the layer as trained (version 3 holds it folded for the engine)",
+            },
+        ));
     }
     if word(8) != weights::PATTERN_SET {
         return Err(err(file, WeightsProblem::PatternSet(word(8))));
@@ -262,10 +286,7 @@ impl Net {
             let vectored: Vec<bool> = (0..N_SHAPES)
                 .map(|k| folded[OFFSETS[k] * dim..OFFSETS[k + 1] * dim].iter().any(|&x| x != 0))
                 .collect();
-            let lanes = (0..folding.instances.len())
-                .filter(|&i| (0..N_SHAPES).any(|k| OFFSETS[k] == folding.instances[i].offset && vectored[k]))
-                .map(|i| i as u8)
-                .collect();
+            let lanes = lanes_of(folding, &vectored);
             let top = clip_top(&folded);
             // One byte step = `top / 127` of 1/QUANT unit: `scale` steps a unit.
             let scale = 127.0 * QUANT / top as f32;
@@ -296,7 +317,247 @@ impl Net {
     }
 }
 
+/// The pattern instances whose shape has a vector (`vectored[shape]`): the lanes a stage reads.
+fn lanes_of(folding: &Folding, vectored: &[bool]) -> Vec<u8> {
+    (0..folding.instances.len())
+        .filter(|&i| (0..N_SHAPES).any(|k| OFFSETS[k] == folding.instances[i].offset && vectored[k]))
+        .map(|i| i as u8)
+        .collect()
+}
+
+/// FNV-1a over little-endian 8-byte words (then the bytes left over), folded to 32 bits:
+/// the byte-wise FNV-1a of version 2 is eight times slower, and a folded layer is read
+/// whole by every engine process that searches a level marked `layer`.
+pub fn checksum(bytes: &[u8]) -> u32 {
+    const PRIME: u64 = 0x0000_0100_0000_01B3;
+    let mut words = bytes.chunks_exact(8);
+    let mut h = 0xCBF2_9CE4_8422_2325u64;
+    for w in &mut words {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(w);
+        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(PRIME);
+    }
+    for &b in words.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+    }
+    (h ^ h >> 32) as u32
+}
+
+/// A fingerprint of how `folding` and `fold_edges` lay out a stage's folded rows: a table of
+/// fixed pseudo-random entries, folded as a layer of one channel, hashed. A version-3 file
+/// records the one it was folded with; a build whose folding differs (another instance
+/// order, another representative image) would read its rows at the wrong places.
+pub fn layout_fingerprint(folding: &Folding, fold_edges: impl Fn(&[i16]) -> Vec<i16>) -> u32 {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let entries = (0..STAGE_WEIGHTS)
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 33) % 2001) as i16 - 1000
+        })
+        .collect();
+    let probe = RawStage {
+        stage: 0,
+        entries,
+        c: vec![0.0],
+        v: vec![0.0],
+        bias: 0.0,
+    };
+    let folded = fold(&probe, folding, fold_edges);
+    let bytes: Vec<u8> = folded.iter().flat_map(|x| x.to_le_bytes()).collect();
+    checksum(&bytes)
+}
+
+impl Net {
+    /// The layer in a `net.bin` of any version: version 3 copied as it is, versions 1 and 2
+    /// (the layer as trained) folded here (`Net::new`).
+    pub fn load(bytes: &[u8], file: &str, folding: &Folding, fold_edges: impl Fn(&[i16]) -> Vec<i16>) -> Result<Net, EvalError> {
+        let folded = bytes.len() >= 8 && &bytes[..4] == MAGIC && bytes[4..8] == FOLDED_VERSION.to_le_bytes();
+        if folded {
+            let fingerprint = layout_fingerprint(folding, &fold_edges);
+            Net::decode(bytes, file, folding, fingerprint)
+        } else {
+            Ok(Net::new(&decode(bytes, file)?, folding, fold_edges))
+        }
+    }
+
+    /// The version-3 file of this layer (its stages must share one `dim`; `Net::new` of a
+    /// trainer's file gives that), for the folding whose fingerprint is `fingerprint`.
+    pub fn encode(&self, fingerprint: u32) -> Vec<u8> {
+        let covered: Vec<(usize, &NetStage)> = self
+            .stages
+            .iter()
+            .enumerate()
+            .filter_map(|(k, s)| Some((k, s.as_ref()?)))
+            .collect();
+        let dim = covered.first().map_or(DIMS[1], |(_, s)| s.dim);
+        assert!(covered.iter().all(|(_, s)| s.dim == dim), "one net.bin holds one size");
+        let mask = covered.iter().fold(0u32, |m, (k, _)| m | 1 << k);
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        for v in [FOLDED_VERSION, weights::PATTERN_SET, dim as u32, mask, fingerprint] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for (_, s) in covered {
+            let mut bitmap = vec![0u8; STAGE_WEIGHTS.div_ceil(8)];
+            let mut kept = Vec::new();
+            for (r, row) in s.rows.chunks_exact(dim).enumerate() {
+                if row.iter().any(|&x| x != 0) {
+                    bitmap[r / 8] |= 1 << (r % 8);
+                    kept.extend(row.iter().map(|&x| x as u8));
+                }
+            }
+            out.extend_from_slice(&bitmap);
+            out.extend_from_slice(&kept);
+            for c in &s.c[..dim] {
+                out.extend_from_slice(&c.to_le_bytes());
+            }
+            for x in s.v[..dim].iter().chain([&s.bias]) {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// A version-3 file's layer, checked whole (length, checksum, fingerprint `layout`, every
+    /// entry within what the engine's arithmetic takes) before any of it is used.
+    fn decode(bytes: &[u8], file: &str, folding: &Folding, layout: u32) -> Result<Net, EvalError> {
+        let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+        let truncated = |expected: usize| {
+            err(
+                file,
+                WeightsProblem::Truncated {
+                    len: bytes.len(),
+                    expected,
+                },
+            )
+        };
+        if bytes.len() < FOLDED_HEADER + 4 {
+            return Err(truncated(FOLDED_HEADER + 4));
+        }
+        if word(8) != weights::PATTERN_SET {
+            return Err(err(file, WeightsProblem::PatternSet(word(8))));
+        }
+        let (dim, mask) = (word(12), word(16));
+        if !DIMS.contains(&(dim as usize)) || mask >> STAGES != 0 {
+            return Err(err(
+                file,
+                WeightsProblem::Shape {
+                    stages: mask,
+                    per_stage: dim,
+                },
+            ));
+        }
+        let dim = dim as usize;
+        let tail = 2 * dim * 4 + 4;
+        let bitmap_len = STAGE_WEIGHTS.div_ceil(8);
+        let mut expected = FOLDED_HEADER;
+        for _ in 0..mask.count_ones() {
+            if expected + bitmap_len + 4 > bytes.len() {
+                return Err(truncated(expected + bitmap_len + 4));
+            }
+            let ones: u32 = bytes[expected..expected + bitmap_len].iter().map(|b| b.count_ones()).sum();
+            expected += bitmap_len + ones as usize * dim + tail;
+        }
+        expected += 4;
+        if bytes.len() != expected {
+            return Err(truncated(expected));
+        }
+        let end = expected - 4;
+        let (stored, computed) = (word(end), checksum(&bytes[..end]));
+        if stored != computed {
+            return Err(err(file, WeightsProblem::Checksum { stored, computed }));
+        }
+        if word(20) != layout {
+            return Err(err(
+                file,
+                WeightsProblem::Layout {
+                    stored: word(20),
+                    computed: layout,
+                },
+            ));
+        }
+        let entry = |what: String| err(file, WeightsProblem::LayerEntry(what));
+        let mut stages: Vec<Option<NetStage>> = (0..STAGES).map(|_| None).collect();
+        let mut at = FOLDED_HEADER;
+        for stage in (0..STAGES).filter(|s| mask >> s & 1 == 1) {
+            let bitmap = &bytes[at..at + bitmap_len];
+            at += bitmap_len;
+            let ones = bitmap.iter().map(|b| b.count_ones() as usize).sum::<usize>();
+            let stored = &bytes[at..at + ones * dim];
+            let has_row = |r: usize| bitmap[r / 8] >> (r % 8) & 1 == 1;
+            // The bitmap's padding bits past the last row would name no row.
+            if let Some(r) = (STAGE_WEIGHTS..bitmap_len * 8).find(|&r| has_row(r)) {
+                return Err(entry(format!(
+                    "stage {stage}: the bitmap names row {r}, beyond the {STAGE_WEIGHTS} rows"
+                )));
+            }
+            // Copied a run of consecutive rows at a time (most rows come in long runs): a row
+            // at a time took a third of the load.
+            let mut rows = vec![0i8; STAGE_WEIGHTS * dim];
+            let (mut r, mut from, mut below) = (0, 0, false);
+            while r < STAGE_WEIGHTS {
+                if r % 8 == 0 && bitmap[r / 8] == 0 {
+                    r += 8;
+                    continue;
+                }
+                let start = r;
+                while r < STAGE_WEIGHTS && has_row(r) {
+                    r += 1;
+                }
+                let n = (r - start) * dim;
+                for (d, &b) in rows[start * dim..][..n].iter_mut().zip(&stored[from..from + n]) {
+                    *d = b as i8;
+                    // Checked in the copy's own pass: a scan apart took a third of the load.
+                    below |= b == 0x80;
+                }
+                from += n;
+                r += usize::from(r == start);
+            }
+            // -128 is the one byte beyond ±127, the bound under which `value_avx2`'s 16-bit
+            // sums of up to 258 rows cannot overflow.
+            if below {
+                let i = stored.iter().position(|&b| b == 0x80).unwrap_or_default();
+                return Err(entry(format!("stage {stage}: stored entry {i} is -128, outside +-127")));
+            }
+            let vectored: Vec<bool> = (0..N_SHAPES).map(|k| (OFFSETS[k]..OFFSETS[k + 1]).any(has_row)).collect();
+            at += ones * dim;
+            let number = |k: usize| [bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]];
+            let mut c = [0i32; 16];
+            let mut v = [0f32; 16];
+            for k in 0..dim {
+                c[k] = i32::from_le_bytes(number(at + 4 * k));
+                v[k] = f32::from_le_bytes(number(at + 4 * (dim + k)));
+                // `acc + c` stays far within i32 (acc is at most 258 rows of 127).
+                if c[k].unsigned_abs() > 1 << 24 || !v[k].is_finite() {
+                    return Err(entry(format!("stage {stage}: unit {k} has c = {}, v = {}", c[k], v[k])));
+                }
+            }
+            let bias = f32::from_le_bytes(number(at + 8 * dim));
+            if !bias.is_finite() {
+                return Err(entry(format!("stage {stage}: the bias is {bias}")));
+            }
+            at += tail;
+            stages[stage] = Some(NetStage {
+                dim,
+                lanes: lanes_of(folding, &vectored),
+                rows,
+                c,
+                v,
+                bias,
+            });
+        }
+        Ok(Net { stages })
+    }
+}
+
 impl NetStage {
+    /// The pattern instances this stage's layer reads.
+    pub fn lanes(&self) -> &[u8] {
+        &self.lanes
+    }
+
     /// The layer's value in 1/256 disc for the folded rows `rows` of one position.
     #[inline(always)]
     pub fn value(&self, rows: &[u32]) -> i32 {
@@ -506,7 +767,7 @@ mod tests {
         later[4] = 3;
         assert!(matches!(
             decode(&later, "n.bin").expect_err("version 3").problem,
-            WeightsProblem::Version(3)
+            WeightsProblem::LayerVersion { version: 3, .. }
         ));
         // The last stage's bitmap with a stored row left out: the file holds more than its
         // header and bitmaps account for.
@@ -518,6 +779,93 @@ mod tests {
         let e = decode(&fewer, "n.bin").expect_err("a row fewer than the bytes");
         assert!(matches!(e.problem, WeightsProblem::Truncated { .. }), "{e}");
         assert!(e.to_string().contains("n.bin"));
+    }
+
+    /// A folded file (version 3) gives back the layer `Net::new` made, row for row; the
+    /// engine reads it from the same bytes whichever version it was given; damage is named.
+    #[test]
+    fn a_folded_file_loads_as_the_layer_it_was_folded_from() {
+        use crate::eval::fold_edge_table;
+        let folding = Folding::shared();
+        let layout = layout_fingerprint(folding, fold_edge_table);
+        for dim in DIMS {
+            let raw = vec![raw(1, 11, dim), raw(4, 12, dim), raw(8, 13, dim)];
+            let made = Net::new(&raw, folding, fold_edge_table);
+            let bytes = made.encode(layout);
+            assert_eq!(bytes[4..8], FOLDED_VERSION.to_le_bytes());
+            let loaded = Net::load(&bytes, "n3.bin", folding, fold_edge_table).expect("loads");
+            assert!(loaded == made, "dim {dim}: the folded file reads back as another layer");
+            assert!(
+                loaded
+                    .stages
+                    .iter()
+                    .enumerate()
+                    .all(|(k, s)| s.is_some() == [1, 4, 8].contains(&k))
+            );
+            // The trainer's file, folded at load, is the same layer.
+            let from_raw = Net::load(&encode(&raw), "n2.bin", folding, fold_edge_table).expect("loads");
+            assert!(from_raw == made);
+            assert_eq!(loaded.encode(layout), bytes);
+            let problem = |b: &[u8]| {
+                Net::load(b, "n3.bin", folding, fold_edge_table)
+                    .err()
+                    .map(|e| (e.to_string(), e.problem))
+            };
+            let cut = problem(&bytes[..bytes.len() - 3]).expect("truncated");
+            assert!(
+                matches!(cut.1, WeightsProblem::Truncated { .. }) && cut.0.contains("n3.bin"),
+                "{}",
+                cut.0
+            );
+            let mut flipped = bytes.clone();
+            flipped[bytes.len() / 2] ^= 0x10;
+            assert!(matches!(
+                problem(&flipped).expect("checksum").1,
+                WeightsProblem::Checksum { .. }
+            ));
+            // Another build's folding: refused by name, not read at the wrong rows.
+            let other = made.encode(layout ^ 1);
+            let (text, p) = problem(&other).expect("another layout");
+            assert!(
+                matches!(p, WeightsProblem::Layout { .. }) && text.contains("net_fold"),
+                "{text}"
+            );
+            // A byte of -128 (re-checksummed, so only the range check can refuse it).
+            let resum = |mut b: Vec<u8>| {
+                let end = b.len() - 4;
+                let sum = checksum(&b[..end]);
+                b[end..].copy_from_slice(&sum.to_le_bytes());
+                b
+            };
+            let first_row = FOLDED_HEADER + STAGE_WEIGHTS.div_ceil(8);
+            let mut low = bytes.clone();
+            low[first_row + 1] = 0x80;
+            let (text, p) = problem(&resum(low)).expect("-128");
+            assert!(matches!(p, WeightsProblem::LayerEntry(_)) && text.contains("-128"), "{text}");
+            // A non-finite output weight.
+            let mut nan = bytes.clone();
+            let v0 = nan.len() - 4 - 4 - 4 * dim;
+            nan[v0..v0 + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+            let (text, p) = problem(&resum(nan)).expect("NaN");
+            assert!(matches!(p, WeightsProblem::LayerEntry(_)), "{text}");
+        }
+        // A padding bit of the bitmap past the last row, with a row's bytes to match it.
+        let made = Net::new(&[raw(2, 14, 8)], folding, fold_edge_table);
+        let mut bytes = made.encode(layout);
+        bytes.truncate(bytes.len() - 4);
+        let last = FOLDED_HEADER + STAGE_WEIGHTS.div_ceil(8) - 1;
+        assert_ne!(STAGE_WEIGHTS % 8, 0, "the test needs padding bits");
+        bytes[last] |= 0x80;
+        bytes.splice(last + 1..last + 1, [1u8; 8]);
+        let sum = checksum(&bytes);
+        bytes.extend_from_slice(&sum.to_le_bytes());
+        let e = Net::load(&bytes, "n3.bin", folding, fold_edge_table)
+            .err()
+            .expect("padding bit");
+        assert!(e.to_string().contains("beyond"), "{e}");
+        // The trainer's decoder names what a folded file is.
+        let e = decode(&made.encode(layout), "n3.bin").expect_err("folded");
+        assert!(e.to_string().contains("folded"), "{e}");
     }
 
     /// Some of a file's stages, decoded and encoded again (`examples/net_keep_stages.rs`): the

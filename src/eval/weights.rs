@@ -18,13 +18,37 @@ pub const MAX_WEIGHT: i16 = 8191;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum WeightsProblem {
-    Truncated { len: usize, expected: usize },
+    Truncated {
+        len: usize,
+        expected: usize,
+    },
     BadMagic,
     Version(u32),
     PatternSet(u32),
-    Shape { stages: u32, per_stage: u32 },
-    Checksum { stored: u32, computed: u32 },
-    Range { index: usize, value: i16 },
+    Shape {
+        stages: u32,
+        per_stage: u32,
+    },
+    Checksum {
+        stored: u32,
+        computed: u32,
+    },
+    Range {
+        index: usize,
+        value: i16,
+    },
+    /// A `net.bin` version the reader does not take (`eval::net`), and the versions it does.
+    LayerVersion {
+        version: u32,
+        reads: &'static str,
+    },
+    /// A folded `net.bin` (version 3) made for another folding of the terms than this build's.
+    Layout {
+        stored: u32,
+        computed: u32,
+    },
+    /// A number of a folded layer outside what the engine reads (which, and why).
+    LayerEntry(String),
     Io(String),
 }
 
@@ -48,6 +72,11 @@ impl fmt::Display for EvalError {
             WeightsProblem::Range { index, value } => {
                 format!("weight {index} is {value}, outside +-{MAX_WEIGHT}")
             }
+            WeightsProblem::LayerVersion { version, reads } => format!("layer format version {version}, this reads {reads}"),
+            WeightsProblem::Layout { stored, computed } => format!(
+                "the layer was folded for another layout of the evaluation's terms (fingerprint {stored:08x}, this build's {computed:08x}); fold it again from its version-2 file with `cargo run --release --example net_fold`"
+            ),
+            WeightsProblem::LayerEntry(what) => what.clone(),
             WeightsProblem::Io(e) => format!("cannot read: {e}"),
         };
         write!(f, "{}: {p}", self.file)
