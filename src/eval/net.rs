@@ -99,6 +99,62 @@ fn err(file: &str, problem: WeightsProblem) -> EvalError {
     }
 }
 
+fn truncated(file: &str, len: usize, expected: usize) -> EvalError {
+    err(file, WeightsProblem::Truncated { len, expected })
+}
+
+fn word(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+/// The vector length and the stage mask a header (of at least `HEADER` bytes) gives, checked
+/// against this build (pattern set, the lengths the engine has code for, the stages).
+fn dim_and_mask(bytes: &[u8], file: &str) -> Result<(usize, u32), EvalError> {
+    if word(bytes, 8) != weights::PATTERN_SET {
+        return Err(err(file, WeightsProblem::PatternSet(word(bytes, 8))));
+    }
+    let (dim, mask) = (word(bytes, 12), word(bytes, 16));
+    if !DIMS.contains(&(dim as usize)) || mask >> STAGES != 0 {
+        return Err(err(
+            file,
+            WeightsProblem::Shape {
+                stages: mask,
+                per_stage: dim,
+            },
+        ));
+    }
+    Ok((dim as usize, mask))
+}
+
+/// The length, checksum included, that the header and the stages' bitmaps announce — each
+/// stage a bitmap (none with `bitmaps` false: version 1 stores every row), `row_bytes` a row
+/// it marks, `tail` bytes — worked out before anything else in the file is trusted.
+fn announced_len(
+    bytes: &[u8],
+    file: &str,
+    header: usize,
+    stages: u32,
+    bitmaps: bool,
+    row_bytes: usize,
+    tail: usize,
+) -> Result<usize, EvalError> {
+    let bitmap_len = STAGE_WEIGHTS.div_ceil(8);
+    let mut expected = header;
+    for _ in 0..stages {
+        let rows = if !bitmaps {
+            STAGE_WEIGHTS
+        } else if expected + bitmap_len + 4 > bytes.len() {
+            return Err(truncated(file, bytes.len(), expected + bitmap_len + 4));
+        } else {
+            let ones: u32 = bytes[expected..expected + bitmap_len].iter().map(|b| b.count_ones()).sum();
+            expected += bitmap_len;
+            ones as usize
+        };
+        expected += rows * row_bytes + tail;
+    }
+    Ok(expected + 4)
+}
+
 /// The file for `raw`, whose stages must share one `dim` (the trainer's output does).
 pub fn encode(raw: &[RawStage]) -> Vec<u8> {
     let dim = raw.first().map_or(DIMS[1], RawStage::dim);
@@ -136,23 +192,13 @@ pub fn encode(raw: &[RawStage]) -> Vec<u8> {
 }
 
 pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
-    let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-    let truncated = |expected: usize| {
-        err(
-            file,
-            WeightsProblem::Truncated {
-                len: bytes.len(),
-                expected,
-            },
-        )
-    };
     if bytes.len() < HEADER + 4 {
-        return Err(truncated(HEADER + 4));
+        return Err(truncated(file, bytes.len(), HEADER + 4));
     }
     if &bytes[..4] != MAGIC {
         return Err(err(file, WeightsProblem::BadMagic));
     }
-    let version = word(4);
+    let version = word(bytes, 4);
     if version != 1 && version != VERSION {
         return Err(err(
             file,
@@ -162,42 +208,15 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
             },
         ));
     }
-    if word(8) != weights::PATTERN_SET {
-        return Err(err(file, WeightsProblem::PatternSet(word(8))));
-    }
-    let (dim, mask) = (word(12), word(16));
-    if !DIMS.contains(&(dim as usize)) || mask >> STAGES != 0 {
-        return Err(err(
-            file,
-            WeightsProblem::Shape {
-                stages: mask,
-                per_stage: dim,
-            },
-        ));
-    }
-    let dim = dim as usize;
+    let (dim, mask) = dim_and_mask(bytes, file)?;
     let tail = (2 * dim + 1) * 4;
     let bitmap_len = STAGE_WEIGHTS.div_ceil(8);
-    // The length the header and the bitmaps announce, before anything else is trusted.
-    let mut expected = HEADER;
-    for _ in 0..mask.count_ones() {
-        let rows = if version == 1 {
-            STAGE_WEIGHTS
-        } else if expected + bitmap_len + 4 > bytes.len() {
-            return Err(truncated(expected + bitmap_len + 4));
-        } else {
-            let ones: u32 = bytes[expected..expected + bitmap_len].iter().map(|b| b.count_ones()).sum();
-            expected += bitmap_len;
-            ones as usize
-        };
-        expected += rows * dim * 2 + tail;
-    }
-    expected += 4;
+    let expected = announced_len(bytes, file, HEADER, mask.count_ones(), version != 1, dim * 2, tail)?;
     if bytes.len() != expected {
-        return Err(truncated(expected));
+        return Err(truncated(file, bytes.len(), expected));
     }
     let end = expected - 4;
-    let stored = word(end);
+    let stored = word(bytes, end);
     let computed = weights::fnv1a(&bytes[..end]);
     if stored != computed {
         return Err(err(file, WeightsProblem::Checksum { stored, computed }));
@@ -423,57 +442,26 @@ impl Net {
     /// A version-3 file's layer, checked whole (length, checksum, fingerprint `layout`, every
     /// entry within what the engine's arithmetic takes) before any of it is used.
     fn decode(bytes: &[u8], file: &str, folding: &Folding, layout: u32) -> Result<Net, EvalError> {
-        let word = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-        let truncated = |expected: usize| {
-            err(
-                file,
-                WeightsProblem::Truncated {
-                    len: bytes.len(),
-                    expected,
-                },
-            )
-        };
         if bytes.len() < FOLDED_HEADER + 4 {
-            return Err(truncated(FOLDED_HEADER + 4));
+            return Err(truncated(file, bytes.len(), FOLDED_HEADER + 4));
         }
-        if word(8) != weights::PATTERN_SET {
-            return Err(err(file, WeightsProblem::PatternSet(word(8))));
-        }
-        let (dim, mask) = (word(12), word(16));
-        if !DIMS.contains(&(dim as usize)) || mask >> STAGES != 0 {
-            return Err(err(
-                file,
-                WeightsProblem::Shape {
-                    stages: mask,
-                    per_stage: dim,
-                },
-            ));
-        }
-        let dim = dim as usize;
+        let (dim, mask) = dim_and_mask(bytes, file)?;
         let tail = 2 * dim * 4 + 4;
         let bitmap_len = STAGE_WEIGHTS.div_ceil(8);
-        let mut expected = FOLDED_HEADER;
-        for _ in 0..mask.count_ones() {
-            if expected + bitmap_len + 4 > bytes.len() {
-                return Err(truncated(expected + bitmap_len + 4));
-            }
-            let ones: u32 = bytes[expected..expected + bitmap_len].iter().map(|b| b.count_ones()).sum();
-            expected += bitmap_len + ones as usize * dim + tail;
-        }
-        expected += 4;
+        let expected = announced_len(bytes, file, FOLDED_HEADER, mask.count_ones(), true, dim, tail)?;
         if bytes.len() != expected {
-            return Err(truncated(expected));
+            return Err(truncated(file, bytes.len(), expected));
         }
         let end = expected - 4;
-        let (stored, computed) = (word(end), checksum(&bytes[..end]));
+        let (stored, computed) = (word(bytes, end), checksum(&bytes[..end]));
         if stored != computed {
             return Err(err(file, WeightsProblem::Checksum { stored, computed }));
         }
-        if word(20) != layout {
+        if word(bytes, 20) != layout {
             return Err(err(
                 file,
                 WeightsProblem::Layout {
-                    stored: word(20),
+                    stored: word(bytes, 20),
                     computed: layout,
                 },
             ));
