@@ -186,9 +186,9 @@ fn analyze(args: &AnalyzeArgs, globals: &Globals, eval: &(dyn OrderingEval + Syn
         UserClock::MoveTime(s) | UserClock::GameTime(s) => Some(oxello::time::seconds(s)),
         UserClock::None => None,
     };
-    // The evaluation the engine reads at the level: with the non-linear layer only at the
-    // levels marked for it (so that `analyze --level N` searches as the engine plays level N),
-    // never by time (as the engine's clock, `engine::searcher::clock_level`).
+    // The evaluation the engine reads at the level: with the non-linear layer at the levels
+    // marked for it (so that `analyze --level N` searches as the engine plays level N) and by
+    // time (as the engine's clock, `engine::searcher::clock_level`).
     let mut own: Option<Eval> = None;
     let depth = match args.depth {
         Some(d) => AnalyzeDepth {
@@ -204,7 +204,7 @@ fn analyze(args: &AnalyzeArgs, globals: &Globals, eval: &(dyn OrderingEval + Syn
             // A time and no level: level 20's solves and pruning, as deep as the time allows.
             let by_time = time.is_some() && args.level.is_none();
             let l = load::levels(globals)?.get(args.level.unwrap_or(if by_time { 20 } else { 10 }));
-            own = if l.layer && !by_time {
+            own = if l.layer || by_time {
                 load::layer_loader(globals).map(|make| make()).transpose()?
             } else {
                 eval.without_layer()
