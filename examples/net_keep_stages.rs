@@ -36,7 +36,7 @@ fn run() -> Result<(), String> {
         .parse()
         .map_err(|e| format!("MAX_STAGE '{max_stage}': not a stage number ({e}); {USAGE}"))?;
     let bytes = std::fs::read(src).map_err(|e| format!("{src}: cannot read: {e}"))?;
-    if bytes.len() >= 8 && bytes[4..8] == net::FOLDED_VERSION.to_le_bytes() {
+    if net::is_folded(&bytes) {
         // A folded file (what ships): its stages are kept folded.
         let out = Evaluator::fold_net_file_stages(&bytes, src, |s| s <= max_stage).map_err(|e| e.to_string())?;
         std::fs::write(dst, &out).map_err(|e| format!("{dst}: cannot write: {e}"))?;

@@ -155,6 +155,26 @@ fn announced_len(
     Ok(expected + 4)
 }
 
+/// One stage's table as both versions store it: a bitmap of the rows (`dim` entries each) with
+/// a nonzero entry, then those rows, each entry written by `put`.
+fn put_sparse_rows<T: Copy + Default + PartialEq>(out: &mut Vec<u8>, table: &[T], dim: usize, put: impl Fn(T, &mut Vec<u8>)) {
+    let mut bitmap = vec![0u8; STAGE_WEIGHTS.div_ceil(8)];
+    let mut kept = Vec::new();
+    for (r, row) in table.chunks_exact(dim).enumerate() {
+        if row.iter().any(|&x| x != T::default()) {
+            bitmap[r / 8] |= 1 << (r % 8);
+            row.iter().for_each(|&x| put(x, &mut kept));
+        }
+    }
+    out.extend_from_slice(&bitmap);
+    out.extend_from_slice(&kept);
+}
+
+/// Whether `bytes` claim to be a folded layer (version 3), which only `Net::load` reads.
+pub fn is_folded(bytes: &[u8]) -> bool {
+    bytes.len() >= 8 && &bytes[..4] == MAGIC && bytes[4..8] == FOLDED_VERSION.to_le_bytes()
+}
+
 /// The file for `raw`, whose stages must share one `dim` (the trainer's output does).
 pub fn encode(raw: &[RawStage]) -> Vec<u8> {
     let dim = raw.first().map_or(DIMS[1], RawStage::dim);
@@ -172,16 +192,7 @@ pub fn encode(raw: &[RawStage]) -> Vec<u8> {
     sorted.sort_by_key(|s| s.stage);
     for s in sorted {
         // One pass fills the bitmap and the kept rows; the bitmap goes first in the file.
-        let mut bitmap = vec![0u8; STAGE_WEIGHTS.div_ceil(8)];
-        let mut kept = Vec::new();
-        for (r, row) in s.entries.chunks_exact(dim).enumerate() {
-            if row.iter().any(|&x| x != 0) {
-                bitmap[r / 8] |= 1 << (r % 8);
-                kept.extend(row.iter().flat_map(|e| e.to_le_bytes()));
-            }
-        }
-        out.extend_from_slice(&bitmap);
-        out.extend_from_slice(&kept);
+        put_sparse_rows(&mut out, &s.entries, dim, |e, bytes| bytes.extend(e.to_le_bytes()));
         for x in s.c.iter().chain(&s.v).chain([&s.bias]) {
             out.extend_from_slice(&x.to_le_bytes());
         }
@@ -390,8 +401,7 @@ impl Net {
     /// The layer in a `net.bin` of any version: version 3 copied as it is, versions 1 and 2
     /// (the layer as trained) folded here (`Net::new`).
     pub fn load(bytes: &[u8], file: &str, folding: &Folding, fold_edges: impl Fn(&[i16]) -> Vec<i16>) -> Result<Net, EvalError> {
-        let folded = bytes.len() >= 8 && &bytes[..4] == MAGIC && bytes[4..8] == FOLDED_VERSION.to_le_bytes();
-        if folded {
+        if is_folded(bytes) {
             let fingerprint = layout_fingerprint(folding, &fold_edges);
             Net::decode(bytes, file, folding, fingerprint)
         } else {
@@ -417,16 +427,7 @@ impl Net {
             out.extend_from_slice(&v.to_le_bytes());
         }
         for (_, s) in covered {
-            let mut bitmap = vec![0u8; STAGE_WEIGHTS.div_ceil(8)];
-            let mut kept = Vec::new();
-            for (r, row) in s.rows.chunks_exact(dim).enumerate() {
-                if row.iter().any(|&x| x != 0) {
-                    bitmap[r / 8] |= 1 << (r % 8);
-                    kept.extend(row.iter().map(|&x| x as u8));
-                }
-            }
-            out.extend_from_slice(&bitmap);
-            out.extend_from_slice(&kept);
+            put_sparse_rows(&mut out, &s.rows, dim, |e, bytes| bytes.push(e as u8));
             for c in &s.c[..dim] {
                 out.extend_from_slice(&c.to_le_bytes());
             }
