@@ -10,6 +10,7 @@ use oxello::perft::{self, PassPolicy};
 use oxello::search::endgame::SolveMode;
 use oxello::search::midgame::Searcher;
 use oxello::search::request::{Driver, Pruning};
+use oxello::tools::accuracy;
 use oxello::tools::analyze::{self, AnalyzeDepth};
 use oxello::tools::bench;
 use oxello::tools::solve::{self, SolveOptions};
@@ -27,6 +28,42 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Fixed-depth search of fixed positions: prints nodes and nodes/s (the search signature).
     Bench(BenchArgs),
+    /// A fixed-depth search of every position of an OBF file that lists every move's value
+    /// (Edax's hard-20/25/30): MAE, best move, top 2, within ±3 and ±6, nodes and time.
+    Accuracy(AccuracyArgs),
+}
+
+/// Which evaluation `accuracy` searches with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EvalChoice {
+    /// The weights with their non-linear layer (what levels 17 and up and the clock read).
+    Layer,
+    /// The linear pattern weights alone (what the lower levels read).
+    Linear,
+}
+
+#[derive(clap::Args)]
+pub struct AccuracyArgs {
+    file: PathBuf,
+    /// Search depth in plies.
+    #[arg(long, default_value_t = 15)]
+    depth: u32,
+    /// Multi-ProbCut confidence in percent (73, 87, 95, 98, 99; 100 = exact alpha-beta).
+    #[arg(long, default_value_t = 73, value_parser = clap::value_parser!(u32).range(1..=100))]
+    selectivity: u32,
+    /// Transposition table size in MB (cleared before every position).
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// Which evaluation the search reads.
+    #[arg(long, value_enum, default_value = "layer")]
+    eval: EvalChoice,
+    /// Score every move with its own search one ply shallower and take the best, as
+    /// `oxello analyze --depth D` lists them, instead of one search of the position.
+    #[arg(long)]
+    analyze: bool,
+    /// One JSON object per line, then a totals object.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -139,7 +176,47 @@ pub fn run(command: Command, globals: &Globals, eval: &(dyn OrderingEval + Sync)
             print!("{}", bench::format(&r, args.depth, args.driver, args.json));
             Ok(ExitCode::SUCCESS)
         }
+        Command::Accuracy(args) => accuracy_run(&args, globals, eval),
     }
+}
+
+/// Exit code 3 when a line could not be judged (malformed, or no values listed).
+fn accuracy_run(args: &AccuracyArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    let text = load::read_text(&args.file)?;
+    // The layer: the evaluation's own (--params DIR with a net.bin), else the embedded one.
+    let own: Option<Eval> = match args.eval {
+        EvalChoice::Layer if eval.without_layer().is_none() => match load::layer_loader(globals) {
+            Some(make) => Some(make()?),
+            None => {
+                return Err(
+                    "accuracy: --eval layer needs a net.bin beside --params DIR's eval.bin (or use --eval linear)".into(),
+                );
+            }
+        },
+        EvalChoice::Layer => None,
+        EvalChoice::Linear => eval.without_layer(),
+    };
+    let eval = own.as_deref().map_or(eval, |e| e as &(dyn OrderingEval + Sync));
+    let opts = accuracy::AccuracyOptions {
+        depth: args.depth,
+        pruning: Pruning::from_percent(args.selectivity),
+        mode: if args.analyze {
+            accuracy::Mode::Analyze
+        } else {
+            accuracy::Mode::Search
+        },
+        json: args.json,
+    };
+    let mut searcher = Searcher::new(args.hash);
+    searcher.mpc = load::mpc(globals.params.as_deref())?;
+    let mut out = std::io::stdout().lock();
+    let sum = accuracy::run(&text, &opts, eval, &mut searcher, &mut out)
+        .map_err(|e| format!("accuracy: cannot write to stdout: {e}"))?;
+    Ok(if sum.skipped > 0 {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Exit code 1 when a score is wrong, 3 when a line is malformed (see the module `cli`).

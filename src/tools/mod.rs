@@ -1,5 +1,6 @@
 //! Subcommands that run the engine over files and report figures.
 
+pub mod accuracy;
 pub mod analyze;
 pub mod bench;
 pub mod enginematch;
