@@ -1,7 +1,7 @@
 //! An optional non-linear layer over the evaluation's own terms (issue 41 item 5; an
 //! experiment, not the default): every term the linear model reads (each pattern instance's
 //! configuration, the mobility pair, the potential-mobility pair, the offset by empties, the
-//! edge moves) also reads a vector of `dim` numbers (8 or 16); a position's vectors are summed and the
+//! edge moves) also reads a vector of `dim` numbers (8, 16 or 32); a position's vectors are summed and the
 //! value gains `bias + Σ_k v_k · max(0, c_k + acc_k)` (discs). This is the first layer of an
 //! NNUE, with the linear model kept beside it, and it is read at the same indices as the
 //! linear weights, so the same symmetric folding serves it.
@@ -40,7 +40,9 @@ pub const FOLDED_VERSION: u32 = 3;
 const FOLDED_HEADER: usize = 24;
 /// The vector lengths (hidden units) the engine reads: each has its own accumulation, a few
 /// vector registers wide.
-pub const DIMS: [usize; 2] = [8, 16];
+pub const DIMS: [usize; 3] = [8, 16, 32];
+/// The longest of them: `NetStage` holds `c` and `v` at this length, zero past its `dim`.
+const MAX_DIM: usize = 32;
 /// Trained entries are stored in 1/QUANT: the folded tables sum up to four entries, so a stored
 /// entry is bounded by `weights::MAX_WEIGHT` (8 units).
 pub const QUANT: f32 = 1024.0;
@@ -50,7 +52,7 @@ const CLIP_QUANTILE: f64 = 0.9999;
 const HEADER: usize = 20;
 
 /// One stage's layer, folded as the linear weights are (`Evaluator::from_weights`) and held in
-/// one byte an entry: a row is 8 or 16 bytes, so a stage's table is a quarter to half of what
+/// one byte an entry: a row is 8, 16 or 32 bytes, so a stage's table is a quarter to half of what
 /// two-byte entries take and more of it stays in the caches.
 #[derive(PartialEq)]
 pub struct NetStage {
@@ -61,10 +63,10 @@ pub struct NetStage {
     lanes: Vec<u8>,
     /// `STAGE_WEIGHTS` rows of `dim` entries, in 1/`scale` unit.
     rows: Vec<i8>,
-    /// `c` in 1/`scale` unit.
-    c: [i32; 16],
-    /// `v` scaled so that `v · acc` (acc in 1/`scale` unit) is in 1/256 disc.
-    v: [f32; 16],
+    /// `c` in 1/`scale` unit (zero past `dim`).
+    c: [i32; MAX_DIM],
+    /// `v` scaled so that `v · acc` (acc in 1/`scale` unit) is in 1/256 disc (zero past `dim`).
+    v: [f32; MAX_DIM],
     /// In 1/256 disc.
     bias: f32,
 }
@@ -328,8 +330,8 @@ impl Net {
                     _ => (x as f32 * 127.0 / top as f32).round().clamp(-127.0, 127.0) as i8,
                 })
                 .collect();
-            let mut c = [0i32; 16];
-            let mut v = [0f32; 16];
+            let mut c = [0i32; MAX_DIM];
+            let mut v = [0f32; MAX_DIM];
             for k in 0..dim {
                 c[k] = (s.c[k] * scale).round() as i32;
                 v[k] = s.v[k] * 256.0 / scale;
@@ -513,8 +515,8 @@ impl Net {
             let vectored: Vec<bool> = (0..N_SHAPES).map(|k| (OFFSETS[k]..OFFSETS[k + 1]).any(has_row)).collect();
             at += ones * dim;
             let number = |k: usize| [bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]];
-            let mut c = [0i32; 16];
-            let mut v = [0f32; 16];
+            let mut c = [0i32; MAX_DIM];
+            let mut v = [0f32; MAX_DIM];
             for k in 0..dim {
                 c[k] = i32::from_le_bytes(number(at + 4 * k));
                 v[k] = f32::from_le_bytes(number(at + 4 * (dim + k)));
@@ -550,7 +552,7 @@ impl NetStage {
     /// The layer's value in 1/256 disc for the folded rows `rows` of one position.
     #[inline(always)]
     pub fn value(&self, rows: &[u32]) -> i32 {
-        let mut acc = [0i32; 16];
+        let mut acc = [0i32; MAX_DIM];
         for &r in rows {
             // An index outside the table would be a bug in the caller; the bounds check keeps
             // it a panic rather than a wild read, and costs little beside the row's load.
@@ -563,8 +565,8 @@ impl NetStage {
     }
 
     /// The same with AVX2, from the instances' indices `me` and their table offsets (the row
-    /// of instance i is `offsets[i] + me[i]`) and the other terms' rows: a row is one 8- or
-    /// 16-byte load widened to i16 lanes (at most 258 rows of ±127 stay within i16). Gives
+    /// of instance i is `offsets[i] + me[i]`) and the other terms' rows: a row is one 8- or 16-byte load or two
+    /// 16-byte loads (32 units), widened to i16 lanes (at most 258 rows of ±127 stay within i16). Gives
     /// exactly what `value` gives.
     ///
     /// # Safety
@@ -581,59 +583,94 @@ impl NetStage {
             .map(|&i| offsets[i as usize] + u32::from(me[i as usize]))
             .chain(others.iter().copied());
         let base = self.rows.as_ptr();
-        let (lo, hi) = if self.dim == 16 {
-            let mut acc = _mm256_setzero_si256();
-            for r in rows {
-                debug_assert!((r as usize) < STAGE_WEIGHTS);
-                // SAFETY: row `r` is in the table (the contract), 16 bytes at `16 r`; the load
-                // takes any alignment.
-                let x = unsafe { _mm_loadu_si128(base.add(r as usize * 16) as *const __m128i) };
-                acc = _mm256_add_epi16(acc, _mm256_cvtepi8_epi16(x));
-            }
-            (
-                _mm256_cvtepi16_epi32(_mm256_castsi256_si128(acc)),
-                _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(acc)),
-            )
-        } else {
-            let mut acc = _mm_setzero_si128();
-            for r in rows {
-                debug_assert!((r as usize) < STAGE_WEIGHTS);
-                // SAFETY: row `r` is in the table, 8 bytes at `8 r`.
-                let x = unsafe { _mm_loadl_epi64(base.add(r as usize * 8) as *const __m128i) };
-                acc = _mm_add_epi16(acc, _mm_cvtepi8_epi16(x));
-            }
-            (_mm256_cvtepi16_epi32(acc), _mm256_setzero_si256())
-        };
-        // The units as `output` computes them, lane by lane, summed in its order.
-        // SAFETY: `c` and `v` are 16 numbers each, two 32-byte halves; loads take any alignment.
-        let (c_lo, c_hi, v_lo, v_hi) = unsafe {
-            (
-                _mm256_loadu_si256(self.c.as_ptr() as *const __m256i),
-                _mm256_loadu_si256(self.c.as_ptr().add(8) as *const __m256i),
-                _mm256_loadu_ps(self.v.as_ptr()),
-                _mm256_loadu_ps(self.v.as_ptr().add(8)),
-            )
-        };
         let unit = |a, c, v| {
             _mm256_mul_ps(
                 _mm256_cvtepi32_ps(_mm256_max_epi32(_mm256_add_epi32(a, c), _mm256_setzero_si256())),
                 v,
             )
         };
-        let s8 = _mm256_add_ps(unit(lo, c_lo, v_lo), unit(hi, c_hi, v_hi));
+        // The units' c and v, eight a load.
+        // SAFETY: `c` and `v` hold `MAX_DIM` (32) numbers each; loads take any alignment.
+        let cv = |k: usize| unsafe {
+            (
+                _mm256_loadu_si256(self.c.as_ptr().add(k) as *const __m256i),
+                _mm256_loadu_ps(self.v.as_ptr().add(k)),
+            )
+        };
+        let widen = |acc: __m256i| {
+            (
+                _mm256_cvtepi16_epi32(_mm256_castsi256_si128(acc)),
+                _mm256_cvtepi16_epi32(_mm256_extracti128_si256::<1>(acc)),
+            )
+        };
+        // `s8` is `output`'s eight-lane stage: units k and k + 16 (when there are 32), then k + 8.
+        let s8 = match self.dim {
+            32 => {
+                let (mut a, mut b) = (_mm256_setzero_si256(), _mm256_setzero_si256());
+                for r in rows {
+                    debug_assert!((r as usize) < STAGE_WEIGHTS);
+                    // SAFETY: row `r` is in the table (the contract), 32 bytes at `32 r`; the
+                    // loads take any alignment.
+                    let (x, y) = unsafe {
+                        let at = base.add(r as usize * 32);
+                        (
+                            _mm_loadu_si128(at as *const __m128i),
+                            _mm_loadu_si128(at.add(16) as *const __m128i),
+                        )
+                    };
+                    a = _mm256_add_epi16(a, _mm256_cvtepi8_epi16(x));
+                    b = _mm256_add_epi16(b, _mm256_cvtepi8_epi16(y));
+                }
+                let ((u0, u8), (u16, u24)) = (widen(a), widen(b));
+                let (p0, p8, p16, p24) = (
+                    unit(u0, cv(0).0, cv(0).1),
+                    unit(u8, cv(8).0, cv(8).1),
+                    unit(u16, cv(16).0, cv(16).1),
+                    unit(u24, cv(24).0, cv(24).1),
+                );
+                _mm256_add_ps(_mm256_add_ps(p0, p16), _mm256_add_ps(p8, p24))
+            }
+            16 => {
+                let mut acc = _mm256_setzero_si256();
+                for r in rows {
+                    debug_assert!((r as usize) < STAGE_WEIGHTS);
+                    // SAFETY: row `r` is in the table (the contract), 16 bytes at `16 r`; the
+                    // load takes any alignment.
+                    let x = unsafe { _mm_loadu_si128(base.add(r as usize * 16) as *const __m128i) };
+                    acc = _mm256_add_epi16(acc, _mm256_cvtepi8_epi16(x));
+                }
+                let (lo, hi) = widen(acc);
+                _mm256_add_ps(unit(lo, cv(0).0, cv(0).1), unit(hi, cv(8).0, cv(8).1))
+            }
+            _ => {
+                let mut acc = _mm_setzero_si128();
+                for r in rows {
+                    debug_assert!((r as usize) < STAGE_WEIGHTS);
+                    // SAFETY: row `r` is in the table, 8 bytes at `8 r`.
+                    let x = unsafe { _mm_loadl_epi64(base.add(r as usize * 8) as *const __m128i) };
+                    acc = _mm_add_epi16(acc, _mm_cvtepi8_epi16(x));
+                }
+                // Units 8-15 are zeros (c = v = 0): their term is +0.0, as in `output`.
+                let zero = unit(_mm256_setzero_si256(), cv(8).0, cv(8).1);
+                _mm256_add_ps(unit(_mm256_cvtepi16_epi32(acc), cv(0).0, cv(0).1), zero)
+            }
+        };
         let s4 = _mm_add_ps(_mm256_castps256_ps128(s8), _mm256_extractf128_ps::<1>(s8));
         let s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
         let s1 = _mm_add_ss(s2, _mm_shuffle_ps::<0b01>(s2, s2));
         (self.bias + _mm_cvtss_f32(s1)).round_ties_even() as i32
     }
 
-    /// `bias + Σ_k v_k · max(0, acc_k + c_k)` rounded, summed as a tree (lanes k and k + 8,
-    /// then k and k + 4, k and k + 2, the last two) so that the vector copy sums in the same
-    /// order and gives the same value. Units past `dim` have `c = v = 0`.
+    /// `bias + Σ_k v_k · max(0, acc_k + c_k)` rounded, summed as a tree (lanes k and k + 16,
+    /// then k and k + 8, k and k + 4, k and k + 2, the last two) so that the vector copy sums
+    /// in the same order and gives the same value. Units past `dim` have `c = v = 0`, so
+    /// their terms are zeros, which change no sum (a layer of 16 units gives what it gave
+    /// when this tree began at k + 8).
     #[inline(always)]
-    fn output(&self, acc: &[i32; 16]) -> i32 {
-        let p: [f32; 16] = std::array::from_fn(|k| (acc[k] + self.c[k]).max(0) as f32 * self.v[k]);
-        let s8: [f32; 8] = std::array::from_fn(|k| p[k] + p[k + 8]);
+    fn output(&self, acc: &[i32; MAX_DIM]) -> i32 {
+        let p: [f32; MAX_DIM] = std::array::from_fn(|k| (acc[k] + self.c[k]).max(0) as f32 * self.v[k]);
+        let s16: [f32; 16] = std::array::from_fn(|k| p[k] + p[k + 16]);
+        let s8: [f32; 8] = std::array::from_fn(|k| s16[k] + s16[k + 8]);
         let s4: [f32; 4] = std::array::from_fn(|k| s8[k] + s8[k + 4]);
         let s2: [f32; 2] = std::array::from_fn(|k| s4[k] + s4[k + 2]);
         // Ties to even: one instruction, where `round` is a library call.
