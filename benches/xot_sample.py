@@ -9,7 +9,7 @@ on openings it was not trained from. This prints COUNT of the reserved lines, ch
 (Python's random.Random(SEED).sample, stable across Python versions), in file order.
 
 Usage: benches/xot_sample.py openingslarge.txt [--seed 1] [--count 100] > xot-100.txt
-The README's XOT figures use --seed 1 --count 100.
+The XOT figures of docs/figures.md (the README's strength table) use --seed 1 --count 100.
 """
 import argparse
 import hashlib

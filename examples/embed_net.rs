@@ -11,7 +11,8 @@
 //! --labels deep-from-21`, lines and siblings) are split by game (game number 9 mod 10 held out);
 //! the linear part starts from the shipped weights; stochastic gradient descent on the squared
 //! error, one record at a time, a learning rate that falls linearly to a tenth. Prints the
-//! held-out MAE after each epoch. A measurement (docs/training.md), not a check:
+//! held-out MAE after each epoch. A measurement (docs/history/training.md#session-36; the
+//! commands that rebuild the shipped layer: docs/corpus-and-training.md), not a check:
 //!
 //! `STAGES=5 DIM=16 cargo run --release --example embed_net -- corpus/xot-d8-e20-bl5-w2-r13-s12`
 //!

@@ -9,7 +9,7 @@
 //! If the network beats the gains by a clear margin, interactions between the terms (say, the
 //! edges counting for less once the corners are settled) are worth a model that has them; if
 //! not, the linear form is not what holds the evaluation back. A measurement
-//! (docs/training.md), not a check:
+//! (docs/history/training.md#session-26), not a check:
 //!
 //! `STAGES=2,3,4 cargo run --release --example group_mlp -- corpus`
 //!

@@ -5,7 +5,7 @@
 //! 12-ply search at 80 % (as the corpus's deep labels) and prints the static evaluation's
 //! error on them per empties band, beside its error on the corpus's labelled positions of the
 //! same bands (the game line, and the siblings: positions after a move not played). A measurement
-//! (docs/training.md), not a check; needs the `leaf-sample` feature:
+//! (docs/history/training.md#session-34), not a check; needs the `leaf-sample` feature:
 //!
 //! `cargo run --release --features leaf-sample --example leaf_error -- DIR [OUT]`
 //!

@@ -1,7 +1,8 @@
 //! A copy of a `net.bin` (the non-linear layer, `src/eval/net.rs`) that keeps only the stages up
 //! to MAX_STAGE, so that an engine given `--params DIR` with it reads the layer only where few
 //! squares are empty (stage = empties / 6: stage 3 is 18-23 empties). For measurements such as the
-//! forty-fourth session's (docs/training.md): which stages of the layer pay for their time.
+//! forty-fourth session's (docs/history/training.md#session-44): which stages of the layer pay
+//! for their time.
 //!
 //! `cargo run --release --example net_keep_stages -- params/net.bin OUT/net.bin MAX_STAGE`
 //!

@@ -2,7 +2,8 @@
 //! search (`RISK_COUNT` positions, default 100, of `risk::measurement_position`; depth
 //! `RISK_DEPTH`, default 12, at 80 %; no clock), what the changed moves are worth by the
 //! ordinary search at depth - 1 and at depth + 1 (each move's child searched afresh), and the
-//! time against the ordinary search's. A measurement (docs/measurements.md), not a check:
+//! time against the ordinary search's. A measurement (docs/history/measurements.md#session-9),
+//! not a check:
 //!
 //! `RISK_COUNT=100 cargo run --release --example risk_deviations`
 

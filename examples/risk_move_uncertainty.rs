@@ -2,7 +2,8 @@
 //! model gives every leaf at a depth and stage the same σ, so the style's moves differ only in
 //! their replies' structure; a per-move source of uncertainty would have to predict how far a
 //! move's value moves with depth *relative to its siblings'* (the style compares the moves of
-//! one position). Measured 2026-11-26 (docs/measurements.md, tenth session): the same-parity
+//! one position). Measured 2026-11-26 (docs/history/measurements.md#session-10, its second
+//! section; docs/risk.md#how-it-works): the same-parity
 //! instability across iterations does not; the last step with the odd/even difference removed,
 //! and the number of close replies, do at every depth measured, weakly (within-position
 //! correlations about 0.1); so the style keeps one σ per depth and stage.

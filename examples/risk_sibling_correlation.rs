@@ -2,7 +2,7 @@
 //! for `RISK_COUNT` positions (default 300) of `risk::measurement_position`, every child
 //! searched at `RISK_LOW` (default 4) and 6 plies deeper, at 80 %; the share of the errors'
 //! variance between positions (one minus the mean within-sibling variance over the total).
-//! A measurement (docs/measurements.md):
+//! A measurement (docs/history/measurements.md#session-9):
 //!
 //! `RISK_COUNT=300 RISK_LOW=4 cargo run --release --example risk_sibling_correlation`
 

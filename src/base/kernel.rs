@@ -8,7 +8,7 @@
 //! at once (`bits::moves_x4_avx2`). Until the forty-fifth session the endgame copy left AVX2
 //! out, because with it the compiler vectorised the scalar eight-ray flips, which measured 16 %
 //! slower than the scalar LZCNT/BLSI code; the hand-written flips are faster than both
-//! (docs/measurements.md, forty-fifth session). Perft, bound by the move generator, keeps
+//! (docs/history/measurements.md#session-45). Perft, bound by the move generator, keeps
 //! AVX2 (0.50 s -> 0.35 s for perft 11).
 //! The bit routines of `board::bits` inline into either copy. The choice is made at run time
 //! with `is_x86_feature_detected!`, so one binary runs on every x86-64 and uses the fast

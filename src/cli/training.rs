@@ -140,7 +140,8 @@ pub struct TrainArgs {
     off_line_offset: bool,
     /// Training positions whose label is beyond ± this many discs count `--lopsided-weight`
     /// times (held-out ones are not reweighted): do the lopsided positions of games with
-    /// blunders pull a stage away from the balanced ones? (stages 4-8: no, docs/training.md)
+    /// blunders pull a stage away from the balanced ones? (stages 4-8: no,
+    /// docs/history/training.md#session-27)
     #[arg(long, value_name = "DISCS")]
     lopsided_beyond: Option<f32>,
     /// The weight of the positions `--lopsided-beyond` selects (0: left out)

@@ -38,7 +38,7 @@ pub struct PlayOptions {
 /// From each position of the line with empties in `from`, `count` walks of a number of plies
 /// drawn from `plies`, each move a random legal one, and the exact score of where each ends:
 /// the positions a search's leaves are (after poor moves of both sides), which the line and
-/// its siblings do not show the evaluation (docs/training.md, twenty-third session).
+/// its siblings do not show the evaluation (docs/history/training.md#session-23).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Walks {
     pub count: u32,

@@ -45,8 +45,9 @@ fn risk_info(l: &RiskLine) -> ThinkInfo {
     }
 }
 
-/// Seconds a game and side of levels 10-20 on this machine class (docs/measurements.md: the
-/// level-time tables of the ninth to twelfth sessions, self-play, one thread), the ladder the
+/// Seconds a game and side of levels 10-20 on this machine class (the level-time tables of
+/// the ninth to twelfth sessions, self-play, one thread: docs/history/measurements.md#session-9
+/// and the three after it; today's: docs/figures.md#levels-seconds-a-game), the ladder the
 /// clock climbs.
 const LEVEL_SECONDS: [(u32, f64); 11] = [
     (10, 0.06),
@@ -80,7 +81,7 @@ const CLOCK_EXTRA_PLIES: u32 = 4;
 ///
 /// The level chosen reads the non-linear layer (where there is one), whatever its row says:
 /// by the clock, at equal time, the all-shapes layer won its SPRT(0, 15) against the same
-/// engine without it (2 s a game, XOT openings: H1; docs/training.md, fifty-first session).
+/// engine without it (2 s a game, XOT openings: H1; docs/history/training.md#session-51).
 /// The small-shape layer before it had shown no gain there (10 s a game: 49.0 % of 311 games),
 /// and the clock kept the evaluation without a layer until then. Under a clock the first
 /// search does not wait for the layer to be made (`waits_for_layer`).

@@ -40,7 +40,7 @@ type Line = Stack<Square, 128>;
 const POLL_INTERVAL: u64 = 4096;
 /// ProbCut check searches may themselves use ProbCut only this many levels deep. Three (was
 /// two): the deep checks of 18–22-ply searches are themselves deep enough to prune, and
-/// level 17's games are the same at 0.83× its time (docs/measurements.md, tenth session).
+/// level 17's games are the same at 0.83× its time (docs/history/measurements.md#session-10).
 const MAX_MPC_NESTING: u32 = 3;
 /// Null-window nodes this close to the leaves neither probe nor store the TT: the memory
 /// access costs more than the few leaves it saves.

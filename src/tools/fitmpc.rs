@@ -34,7 +34,7 @@ pub fn check_depths(depth: u32) -> &'static [u32] {
         14 => &[4, 6],
         // Deeper pairs near half the depth, as Edax and Egaroucid test. Fitted only with
         // --max-depth above 10; the shipped table stops at 10, since these pairs (fitted at
-        // 80 %) lost games at equal time (docs/measurements.md, sixth session).
+        // 80 %) lost games at equal time (docs/history/measurements.md#session-6).
         15 => &[5, 7],
         16 => &[6, 8],
         17 => &[7, 9],

@@ -43,13 +43,13 @@ pub struct TrainOptions {
     /// choose, so it is better for its side to move than the line by construction; at 14-16
     /// empties the exact siblings outnumber the line two to one, and without this the
     /// evaluation's own offset there takes on their mean and overrates every position a
-    /// search meets by 3-4 discs (docs/training.md, twenty-third session).
+    /// search meets by 3-4 discs (docs/history/training.md#session-23).
     pub off_line_offset: bool,
     /// Training records whose label is beyond ± the first value (discs) count the second
     /// value times (1: all alike). Games with blunders and drifting shallow games fill the
     /// corpus with lopsided positions; this tests whether they pull a linear stage away from
-    /// the balanced ones games are decided on (for stages 4-8 they did not: docs/training.md,
-    /// twenty-seventh session). Held-out records are not reweighted.
+    /// the balanced ones games are decided on (for stages 4-8 they did not:
+    /// docs/history/training.md#session-27). Held-out records are not reweighted.
     pub lopsided: (f32, f32),
 }
 

@@ -98,7 +98,8 @@ pub fn solved_by_search(req: &SearchRequest) -> bool {
 
 /// `count` random positions `plies` moves from the start, with moves left: the style's tests'
 /// and measurements' positions (examples/risk_*.rs). A xorshift of its own, kept as it was:
-/// the figures in docs/measurements.md were measured on exactly these positions.
+/// the figures in docs/risk.md and docs/history/measurements.md were measured on exactly
+/// these positions.
 pub fn random_positions(count: usize, plies: u32, seed: u64) -> Vec<Board> {
     let mut x = seed | 1;
     let mut out = Vec::new();
@@ -246,7 +247,8 @@ pub fn search(
     // At c = 50 the median is the ordinary value, so no move can beat the ordinary one and the
     // refinement would only measure that move's shape for the reported chances: its reply
     // searches cost 0.2-1.3x the ordinary search's nodes at match depths (17-19 plies), and
-    // that time on the clock lost about 100 Elo (docs/measurements.md). The ordinary line's
+    // that time on the clock lost about 100 Elo (docs/history/measurements.md#session-9). The
+    // ordinary line's
     // chances, N(v, σ of depth D), stand in.
     if depth < MIN_DEPTH || risk.confidence == 50 {
         return vec![ordinary];
@@ -254,7 +256,8 @@ pub fn search(
     // The refinement's time: a share of the ordinary search's own, within the move's limit.
     // That limit is the clock's hard one, about 3x the move's target (the ordinary search
     // starts no iteration past 0.3 of it); a refinement allowed to run up to it spent 1.2x the
-    // ordinary search's time over a game and starved the later moves (docs/measurements.md).
+    // ordinary search's time over a game and starved the later moves
+    // (docs/history/measurements.md#session-9).
     if let Some(t) = req.limits.time {
         tree.leaves.deadline = Some(start + t.min(r.time.mul_f64(1.0 + REFINE_SHARE)));
     }
@@ -397,7 +400,8 @@ mod agreement {
     }
 
     /// The issue's 500 positions at depth 10 (the issue asks for 95 %): the median is the
-    /// ordinary value, so c = 50 plays the ordinary move (500 of 500, docs/measurements.md).
+    /// ordinary value, so c = 50 plays the ordinary move (500 of 500,
+    /// docs/figures.md#the-risk-aware-style).
     /// About 10 s.
     #[test]
     fn median_agrees_with_the_ordinary_search() {

@@ -9,7 +9,7 @@
 //! itself: `v` is already the minimax of the replies' searched values, so the minimum over
 //! the replies' errors, whose median lies below the lowest reply's, would count that effect a
 //! second time (a style that did so played another move than the ordinary search in 4 % of
-//! positions at c = 50, docs/measurements.md). The replies give
+//! positions at c = 50, docs/history/measurements.md#session-5). The replies give
 //! the distribution's shape only: its value at the confidence is `v + spread`, the spread the
 //! (1 - c) quantile of `X - median(X)` (0 at c = 50, at most 0 above, at least 0 below);
 //! σ → 0 makes every distribution a step at `v`, the ordinary search's value and choice.
@@ -290,7 +290,7 @@ impl<L: Leaves> Tree<L> {
     /// None when stopped. It beats `w` exactly when its ordinary value is above
     /// `w - spread`; the spread's bound rules most moves out with no search or one null-window
     /// search of the child (the shape, the replies' searches, costs several times that: measuring
-    /// every move's shape cost 3-5x the ordinary search, docs/measurements.md).
+    /// every move's shape cost 3-5x the ordinary search, docs/history/measurements.md#session-9).
     fn challenge(&mut self, b: &Board, sq: usize, depth: u32, w: i32, best: i32) -> Option<Option<RiskMove>> {
         let child = b.play(sq)?;
         let beats = |this: &mut Self, floor: i32| -> Option<bool> {
