@@ -243,7 +243,17 @@ fn eval_name(globals: &Globals) -> Result<String, String> {
         return Ok("bootstrap".into());
     }
     let e = Evaluator::load_or_embedded(globals.params.as_deref()).map_err(|e| e.to_string())?;
-    Ok(format!("eval.bin fnv1a {:08x}", fnv1a(&e.encode())))
+    let linear = format!("eval.bin fnv1a {:08x}", fnv1a(&e.encode()));
+    // A `net.bin` beside `--params DIR`'s `eval.bin` is read by every search of the run (its
+    // games and its labels): the run's settings name it too.
+    let net = globals.params.as_ref().map(|d| d.join("net.bin")).filter(|p| p.exists());
+    match net {
+        Some(p) => {
+            let bytes = std::fs::read(&p).map_err(|e| format!("{}: cannot read: {e}", p.display()))?;
+            Ok(format!("{linear} + net.bin fnv1a {:08x}", fnv1a(&bytes)))
+        }
+        None => Ok(linear),
+    }
 }
 
 fn generate(args: &GenerateArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) -> Outcome {
