@@ -28,12 +28,14 @@
 //! as `OUT/eval.bin` and `OUT/net.bin` (what `--params OUT` reads; the layer folded for the
 //! engine, `net.bin` version 3, while `stage-N.net` keep it as trained), and the engine's own
 //! evaluation of the held-out records is compared with the shipped weights', stage by stage.
+//! `HEADS=1` gives each empties count of a stage its own output head (`c`, `v`), the rows
+//! shared: a measurement only (no `OUT`).
 //! `DIM` must be one the engine reads (`net::DIMS`: 8 or 16) for a run that writes.
 
 use oxello::corpus::LabelPolicy;
 use oxello::corpus::store::Corpus;
 use oxello::eval::net::{self, RawStage};
-use oxello::eval::{self, Evaluator, STAGE_WEIGHTS, STAGES, TERMS, patterns};
+use oxello::eval::{self, Evaluator, STAGE_WEIGHTS, STAGE_WIDTH, STAGES, TERMS, patterns};
 use oxello::rng::SplitMix;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -45,6 +47,8 @@ struct Set {
     /// `TERMS` feature indices a record, flat.
     features: Vec<u32>,
     targets: Vec<f32>,
+    /// The output head each record reads (`HEADS`: its empties within the stage, else 0).
+    heads: Vec<u8>,
     /// Held out only: is the position also among the training records (a transposition, or
     /// the same opening played the same way in two games)?
     seen: Vec<bool>,
@@ -55,6 +59,7 @@ impl Set {
         Set {
             features: Vec::new(),
             targets: Vec::new(),
+            heads: Vec::new(),
             seen: Vec::new(),
         }
     }
@@ -71,15 +76,19 @@ struct Model {
     lin: Vec<f32>,
     /// `dim` numbers per stage weight.
     emb: Vec<f32>,
+    /// `dim` numbers per output head (one head, or one per empties of the stage with
+    /// `HEADS=1`), head after head.
     c: Vec<f32>,
     v: Vec<f32>,
     bias: f32,
 }
 
 impl Model {
-    /// Returns the value; fills `acts` with the hidden units' activations.
-    fn forward(&self, f: &[u32], acts: &mut [f32; 64]) -> f32 {
+    /// Returns the value through output head `head`; fills `acts` with the hidden units'
+    /// activations.
+    fn forward(&self, f: &[u32], head: u8, acts: &mut [f32; 64]) -> f32 {
         let d = self.dim;
+        let (c, v) = (&self.c[head as usize * d..][..d], &self.v[head as usize * d..][..d]);
         let mut y = self.bias;
         let mut acc = [0f32; 64];
         for &i in f {
@@ -91,8 +100,8 @@ impl Model {
             }
         }
         for k in 0..d {
-            acts[k] = (acc[k] + self.c[k]).max(0.0);
-            y += self.v[k] * acts[k];
+            acts[k] = (acc[k] + c[k]).max(0.0);
+            y += v[k] * acts[k];
         }
         y
     }
@@ -111,7 +120,7 @@ impl Model {
         let mut acts = [0f32; 64];
         let (mut sum, mut n) = (0f64, 0usize);
         for i in which {
-            sum += (self.forward(set.row(i), &mut acts) - set.targets[i]).abs() as f64;
+            sum += (self.forward(set.row(i), set.heads[i], &mut acts) - set.targets[i]).abs() as f64;
             n += 1;
         }
         (sum / n.max(1) as f64, n)
@@ -140,6 +149,14 @@ fn main() -> Result<(), String> {
     if out.is_some() && !net::DIMS.contains(&dim) {
         return Err(format!("OUT: the engine reads a layer of DIM {:?}", net::DIMS));
     }
+    // `HEADS=1`: one output head (c, v) per empties count of the stage, the accumulator's
+    // rows shared (the per-ply output stacks of Neural Reversi's form, in miniature). A
+    // measurement: the engine reads one head a stage, so no file is written.
+    let per_empties = setting("HEADS", 0) != 0;
+    if per_empties && out.is_some() {
+        return Err("HEADS=1 is a measurement: the engine reads one head a stage (no OUT)".into());
+    }
+    let n_heads = if per_empties { STAGE_WIDTH as usize } else { 1 };
     let evaluator = Evaluator::embedded().map_err(|e| e.to_string())?;
     let corpus = Corpus::load(&paths).map_err(|e| e.to_string())?;
     let records = corpus.records(LabelPolicy::DeepFrom(21), 1.0);
@@ -178,6 +195,11 @@ fn main() -> Result<(), String> {
             };
             set.features.extend_from_slice(&eval::features(&r.board, bmi2));
             set.targets.push(f32::from(r.score));
+            set.heads.push(if per_empties {
+                (r.board.empty_count().min(59) % STAGE_WIDTH) as u8
+            } else {
+                0
+            });
         }
         hold.seen = hold_boards.iter().map(|b| in_train.contains(b)).collect();
         drop(in_train);
@@ -202,8 +224,12 @@ fn main() -> Result<(), String> {
                     }
                 })
                 .collect(),
-            c: vec![0.0; dim],
-            v: (0..dim).map(|_| uniform(&mut seed) * 0.5).collect(),
+            c: vec![0.0; dim * n_heads],
+            v: {
+                let v: Vec<f32> = (0..dim).map(|_| uniform(&mut seed) * 0.5).collect();
+                // Every head starts as the one head does.
+                v.iter().copied().cycle().take(dim * n_heads).collect()
+            },
             bias: 0.0,
         };
         let lin_only = Model {
@@ -244,17 +270,19 @@ fn main() -> Result<(), String> {
                 step += 1;
                 let (lr, lin_lr) = (lr0 * fall, lin_lr0 * fall);
                 let f = train.row(i as usize);
-                let err = m.forward(f, &mut acts) - train.targets[i as usize];
+                let head = train.heads[i as usize];
+                let err = m.forward(f, head, &mut acts) - train.targets[i as usize];
                 // Squared error, clipped so that a wild label does not throw the vectors.
                 let g = err.clamp(-16.0, 16.0);
                 m.bias -= lin_lr * g;
                 let mut up = [0f32; 64];
+                let h = head as usize * dim;
                 for k in 0..dim {
                     if acts[k] > 0.0 {
-                        up[k] = lr * g * m.v[k];
-                        m.c[k] -= up[k];
+                        up[k] = lr * g * m.v[h + k];
+                        m.c[h + k] -= up[k];
                     }
-                    m.v[k] -= lr * g * acts[k];
+                    m.v[h + k] -= lr * g * acts[k];
                 }
                 for &j in f {
                     m.lin[j as usize] -= lin_lr * g;
@@ -284,7 +312,7 @@ fn main() -> Result<(), String> {
             .map(|i| {
                 let f = hold.row(i);
                 let lin: f32 = m.bias + f.iter().map(|&j| m.lin[j as usize]).sum::<f32>();
-                (m.forward(f, &mut acts) - lin).abs()
+                (m.forward(f, hold.heads[i], &mut acts) - lin).abs()
             })
             .collect();
         moved.sort_by(f32::total_cmp);

@@ -209,13 +209,14 @@ pub fn run(
             ObfLine::Blank => continue,
             ObfLine::Error { line, error } => {
                 sum.skipped += 1;
-                writeln!(out, "{line:>4} error: line {line}: {error}")?;
+                skipped_line(out, opts.json, line, &error.to_string())?;
                 continue;
             }
             ObfLine::Position(p) => p,
         };
         let Some((j, top2)) = judge(&p, opts, eval, searcher) else {
             sum.skipped += 1;
+            skipped_line(out, opts.json, p.line, "no move values listed, or no legal move")?;
             continue;
         };
         sum.add(&j, top2);
@@ -255,6 +256,19 @@ pub fn run(
     }
     write_summary(&sum, opts.json, out)?;
     Ok(sum)
+}
+
+/// A line that was not judged, and why.
+fn skipped_line(out: &mut dyn Write, json: bool, line: usize, why: &str) -> std::io::Result<()> {
+    if json {
+        writeln!(
+            out,
+            "{}",
+            JsonObject::new().int("line", line as i64).str("error", why).finish()
+        )
+    } else {
+        writeln!(out, "{line:>4} error: line {line}: {why}")
+    }
 }
 
 fn write_summary(s: &AccuracySummary, json: bool, out: &mut dyn Write) -> std::io::Result<()> {
@@ -425,6 +439,11 @@ mod tests {
         };
         let mut out = Vec::new();
         let s = run(&text, &opts, &eval(), &mut Searcher::new(4), &mut out).expect("writes");
-        assert_eq!((s.positions, s.skipped), (1, 2), "{}", String::from_utf8_lossy(&out));
+        let shown = String::from_utf8_lossy(&out);
+        assert_eq!((s.positions, s.skipped), (1, 2), "{shown}");
+        // JSON lines throughout: two errors naming their lines, one position, the totals.
+        assert!(shown.lines().all(|l| l.starts_with('{') && l.ends_with('}')), "{shown}");
+        assert_eq!(shown.matches("\"error\":\"").count(), 2, "{shown}");
+        assert!(shown.contains("\"line\":3"), "{shown}");
     }
 }
