@@ -1020,6 +1020,40 @@ mod tests {
         }
     }
 
+    /// Every compiled copy of the leaf evaluation (portable, AVX2, AVX2 with AVX-512 gathers,
+    /// as this CPU has them) gives the scalar layer's value, for every vector length the engine
+    /// reads, from incremental indices and from scratch, on positions of every stage (the
+    /// endgame ordering's `evaluate_fine_with_moves` reads the linear part alone).
+    #[test]
+    fn every_kernel_reads_the_layer_as_the_scalar_path_does() {
+        use crate::base::Kernel;
+        use crate::eval::incremental::{Deltas, Features};
+        for dim in DIMS {
+            let (shipped, _, e) = with_random_layers(dim);
+            let mut seed = 5u64;
+            let mut portable = e.clone();
+            portable.kernel = Kernel::PORTABLE;
+            for k in 0..120 {
+                let b = crate::board::random_game(&mut seed, k % 50 + 6);
+                let f = Features::new(Deltas::get(), &b);
+                let moves = b.moves();
+                // SAFETY: `f` holds `b`'s indices.
+                let scalar = unsafe { portable.evaluate_fine_features(&b, f.me(), moves) };
+                assert_eq!(scalar, portable.evaluate_fine(&b));
+                for kernel in Kernel::every() {
+                    let mut x = e.clone();
+                    x.kernel = kernel;
+                    // SAFETY: as above.
+                    let got = unsafe { x.evaluate_fine_features(&b, f.me(), moves) };
+                    assert_eq!(got, scalar, "{dim} units, {kernel:?}, {b:?}");
+                }
+                if (1..=8).contains(&crate::eval::stage(b.empty_count())) {
+                    assert_ne!(scalar, shipped.evaluate_fine(&b), "the layer moves the value");
+                }
+            }
+        }
+    }
+
     /// The lazy reading: the layer where the linear value is near the window, the linear value
     /// alone where it lies beyond the margin or where the caller asks for the cheap estimate.
     #[test]
