@@ -7,6 +7,7 @@
 //! The last empty square is scored by a flip count alone.
 
 use super::busy::BusyTable;
+use super::endcache::EndCache;
 use super::endcut::EndCut;
 use super::mpc;
 use super::stack::Stack;
@@ -47,6 +48,8 @@ pub struct SolverConfig {
     pub shallow_max: u32,
     /// At or above this many empties the TT is probed and stored.
     pub tt_min: u32,
+    /// From this many empties to `tt_min` the thread's own small cache (`endcache`) is.
+    pub ec_min: u32,
     /// At or above this many empties the ordering evaluation (if any) is used.
     pub eval_order_min: u32,
     /// The ordering search gains a ply every this many empties above `eval_order_min`.
@@ -67,22 +70,46 @@ pub struct SolverConfig {
     pub probcut_min: u32,
     /// The fitted model those cuts test against.
     pub cut: &'static EndCut,
+    /// EXPERIMENT knobs (OXELLO_K env).
+    pub k: [i32; 8],
+}
+
+fn env_knobs() -> &'static ([i32; 8], [i32; 8]) {
+    static K: std::sync::OnceLock<([i32; 8], [i32; 8])> = std::sync::OnceLock::new();
+    K.get_or_init(|| {
+        let mut k = [512, 256, 0, 1024, 7, 0, 0, 0];
+        let mut c = [6, 10, 12, 3, 512, 10, 18, 10];
+        if let Ok(v) = std::env::var("OXELLO_K") {
+            for (i, x) in v.split(',').enumerate() {
+                if let Ok(x) = x.parse() { k[i] = x; }
+            }
+        }
+        if let Ok(v) = std::env::var("OXELLO_C") {
+            for (i, x) in v.split(',').enumerate() {
+                if let Ok(x) = x.parse() { c[i] = x; }
+            }
+        }
+        (k, c)
+    })
 }
 
 impl Default for SolverConfig {
     fn default() -> Self {
+        let (k, c) = *env_knobs();
         SolverConfig {
-            shallow_max: 6,
-            tt_min: 9,
-            eval_order_min: 14,
-            eval_depth_step: 3,
-            eval_weight: 512,
+            shallow_max: c[0] as u32,
+            tt_min: c[1] as u32,
+            ec_min: k[4] as u32,
+            eval_order_min: c[2] as u32,
+            eval_depth_step: c[3] as u32,
+            eval_weight: c[4],
             busy_min: 10,
-            etc_min: 10,
+            etc_min: c[5] as u32,
             selective_passes: &[50, 80, 95],
-            selective_root_min: 22,
-            probcut_min: 10,
+            selective_root_min: c[6] as u32,
+            probcut_min: c[7] as u32,
             cut: EndCut::active(),
+            k,
         }
     }
 }
@@ -104,6 +131,8 @@ pub(crate) struct Ctx<'a> {
     pub cut_t: f64,
     /// The pattern indices of the nodes on the current path, for their children.
     pub features: FeatureSlots,
+    /// This thread's cache of the nodes below `tt_min` empties.
+    pub ec: &'a mut EndCache,
 }
 
 /// In a selective pass every node past the cutoffs reads its pattern indices for ProbCut's
@@ -233,6 +262,16 @@ static ODD_SQUARES: [u64; 16] = {
     }
     t
 };
+
+/// The discs of `me` stable at the corners: each owned corner and the owned squares next to
+/// it along the edges (a cheap lower bound of stability, for ordering).
+#[inline]
+fn corner_stability(me: u64) -> u32 {
+    // Corners and their edge neighbours: A1 B1 A2, H1 G1 H2, A8 B8 A7, H8 G8 H7.
+    let c = me & CORNERS;
+    let next = ((c << 1) & 0x0200_0000_0000_0002) | ((c >> 1) & 0x4000_0000_0000_0040) | ((c << 8) & 0x0000_0000_0000_8100) | ((c >> 8) & 0x0081_0000_0000_0000);
+    (c | (next & me)).count_ones()
+}
 
 /// A sorted move list: (ordering key, square, flips).
 type MoveList = Stack<(i32, u8, u64), 64>;
@@ -381,10 +420,17 @@ macro_rules! endgame_impl {
         /// `indexed`: the parent's pattern indices and the move (square, flips) that gives the
         /// child, whenever the evaluation orders (`eval_order_min` empties and more).
         $(#[$attr])*
-        fn order_key(ctx: &Ctx, np: u64, no: u64, replies: u64, n: u32, indexed: Option<(&Features, usize, u64)>) -> i32 {
+        #[allow(clippy::too_many_arguments)]
+        fn order_key(ctx: &Ctx, np: u64, no: u64, replies: u64, n: u32, indexed: Option<(&Features, usize, u64)>, sq: usize, parity: usize) -> i32 {
             let mob = (replies.count_ones() + (replies & CORNERS).count_ones()) as i32;
             let pot = (bits::adjacent(no) & !(np | no)).count_ones() as i32;
-            let mut key = -mob * 1024 - pot * POT_WEIGHT;
+            let mut key = -mob * ctx.cfg.k[3] - pot * ctx.cfg.k[1];
+            if ctx.cfg.k[0] != 0 && parity & quadrant_bit(sq) != 0 {
+                key += ctx.cfg.k[0];
+            }
+            if ctx.cfg.k[2] != 0 {
+                key += ctx.cfg.k[2] * corner_stability(no) as i32;
+            }
             // Far from the end a shallow search orders better than the reply count.
             match (ctx.eval, indexed) {
                 (Some(e), Some((parent, sq, flips))) => {
@@ -561,6 +607,7 @@ macro_rules! endgame_impl {
                 }
                 _ => None,
             };
+            let parity = if ctx.cfg.k[0] != 0 { parity_word(!(p | o)) } else { 0 };
             // Children in batches of four: their replies come from one (vectorised) call.
             let mut squares = Squares(moves);
             loop {
@@ -579,7 +626,7 @@ macro_rules! endgame_impl {
                     let key = if Some(sqs[i]) == tt_move {
                         i32::MAX
                     } else {
-                        order_key(ctx, cp[i], co[i], replies[i], n, parent.map(|f| (f, sqs[i], fs[i])))
+                        order_key(ctx, cp[i], co[i], replies[i], n, parent.map(|f| (f, sqs[i], fs[i])), sqs[i], parity)
                     };
                     list.insert_sorted((key, sqs[i] as u8, fs[i]), |x, y| x.0 > y.0);
                 }
@@ -648,6 +695,14 @@ macro_rules! endgame_impl {
                     }
                 }
                 tt_move = h.best;
+            } else if !use_tt && n >= ctx.cfg.ec_min && let Some(h) = ctx.ec.probe(p, o) {
+                if h.lower > alpha {
+                    return h.lower;
+                }
+                if h.upper <= alpha {
+                    return h.upper;
+                }
+                tt_move = (h.best < 64).then_some(h.best);
             }
             let has = wants_features(ctx, n);
             if has {
@@ -684,12 +739,27 @@ macro_rules! endgame_impl {
             {
                 return s;
             }
-            let mut list = MoveList::new();
-            sorted_moves(ctx, p, o, moves, tt_move, n, &mut list, has);
             let mut best = -65;
             let mut best_move = None;
+            // The table's move first, before the others are ordered: when it cuts (as it
+            // mostly does) their ordering (replies, evaluation searches) is not paid for.
+            let mut rest = moves;
+            if let Some(t) = tt_move.filter(|&t| moves >> t & 1 != 0) {
+                let f = $flips(p, o, t);
+                best = -nws_child(ctx, o ^ f, p ^ f ^ (1u64 << t), -alpha - 1, n - 1);
+                if ctx.aborted {
+                    return alpha;
+                }
+                best_move = Some(t);
+                rest ^= 1u64 << t;
+            }
+            let mut list = MoveList::new();
+            if best <= alpha && rest != 0 {
+                sorted_moves(ctx, p, o, rest, None, n, &mut list, has);
+            }
             // Younger brothers another thread is searching are put off to a second pass.
             let busy = ctx.busy.filter(|_| n > ctx.cfg.busy_min);
+            let eldest = if best_move.is_some() { usize::MAX } else { 0 };
             let mut deferred = 0u64;
             'passes: for pass in 0..2 {
                 for (i, &(_, sq, f)) in list.as_slice().iter().enumerate() {
@@ -698,7 +768,7 @@ macro_rules! endgame_impl {
                     }
                     let sq = sq as usize;
                     let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
-                    if pass == 0 && i > 0 && busy.is_some_and(|t| t.is_busy(BusyTable::key(&Board::new(np, no)))) {
+                    if pass == 0 && i != eldest && busy.is_some_and(|t| t.is_busy(BusyTable::key(&Board::new(np, no)))) {
                         deferred |= 1 << i;
                         continue;
                     }
@@ -723,6 +793,9 @@ macro_rules! endgame_impl {
                     &Board::new(p, o),
                     Store { depth: n, selectivity: ctx.selectivity, alpha, beta: alpha + 1, score: best, best: best_move },
                 );
+            } else if n >= ctx.cfg.ec_min && (ctx.selectivity == EXACT || n < ctx.cfg.probcut_min) {
+                // Below ProbCut's first empties even a selective pass is exact.
+                ctx.ec.store(p, o, alpha, best, best_move.unwrap_or(64));
             }
             best
         }
@@ -934,6 +1007,18 @@ impl Solver {
         deadline: Option<Instant>,
         busy: Option<&BusyTable>,
     ) -> SolveResult {
+        EndCache::with(|ec| self.null_window_in(b, alpha, stop, deadline, busy, ec))
+    }
+
+    fn null_window_in(
+        &self,
+        b: &Board,
+        alpha: i32,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+        busy: Option<&BusyTable>,
+        ec: &mut EndCache,
+    ) -> SolveResult {
         let mut ctx = Ctx {
             tt: &self.tt,
             nodes: 0,
@@ -946,6 +1031,7 @@ impl Solver {
             selectivity: EXACT,
             cut_t: 0.0,
             features: FeatureSlots::new(),
+            ec,
         };
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
         let score = match self.kernel.isa() {
@@ -995,6 +1081,22 @@ impl Solver {
 
     /// One thread's search of the root.
     fn root_search(&self, b: &Board, params: &SolveParams, stop: &AtomicBool, busy: Option<&BusyTable>) -> SolveResult {
+        // Cleared for each solve, so that a solve's node count does not depend on the solves
+        // before it on this thread (768 KiB: tens of microseconds).
+        EndCache::with(|ec| {
+            ec.clear();
+            self.root_search_in(b, params, stop, busy, ec)
+        })
+    }
+
+    fn root_search_in(
+        &self,
+        b: &Board,
+        params: &SolveParams,
+        stop: &AtomicBool,
+        busy: Option<&BusyTable>,
+        ec: &mut EndCache,
+    ) -> SolveResult {
         let (alpha, beta) = match params.mode {
             SolveMode::Exact => (-65, 65),
             SolveMode::Wld => (-1, 1),
@@ -1011,6 +1113,7 @@ impl Solver {
             selectivity: EXACT,
             cut_t: 0.0,
             features: FeatureSlots::new(),
+            ec,
         };
         let mut pv = Vec::new();
         let mut guess = params.guess;
