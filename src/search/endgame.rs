@@ -77,7 +77,7 @@ pub struct SolverConfig {
 fn env_knobs() -> &'static ([i32; 8], [i32; 8]) {
     static K: std::sync::OnceLock<([i32; 8], [i32; 8])> = std::sync::OnceLock::new();
     K.get_or_init(|| {
-        let mut k = [512, 256, 0, 1024, 7, 0, 0, 0];
+        let mut k = [512, 256, 384, 1024, 7, 4, 0, 0];
         let mut c = [6, 10, 12, 3, 512, 10, 18, 10];
         if let Ok(v) = std::env::var("OXELLO_K") {
             for (i, x) in v.split(',').enumerate() {
@@ -376,6 +376,12 @@ macro_rules! endgame_impl {
         $(#[$attr])*
         fn nws_shallow(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, empties: u64, n: u32, parity: usize) -> i32 {
             ctx.nodes += 1;
+            if n >= ctx.cfg.k[5] as u32 && 64 - 2 * o.count_ones() as i32 <= alpha {
+                let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+                if bound <= alpha {
+                    return bound;
+                }
+            }
             let mut best = -65;
             // Odd quadrants first; the parity word is kept move by move, not recounted.
             let odd = ODD_SQUARES[parity];
@@ -593,11 +599,11 @@ macro_rules! endgame_impl {
         /// holds the node's indices.
         $(#[$attr])*
         #[allow(clippy::too_many_arguments)]
-        fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32, list: &mut MoveList, has: bool) {
+        fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32, list: &mut MoveList, has: bool, cheap: bool) {
             // The parent's pattern indices, once, where the evaluation orders the children.
             let own;
             let parent = match ctx.eval {
-                Some(_) if n >= ctx.cfg.eval_order_min => {
+                Some(_) if n >= ctx.cfg.eval_order_min && !cheap => {
                     if has {
                         Some(&ctx.features.at[n as usize].f)
                     } else {
@@ -755,7 +761,8 @@ macro_rules! endgame_impl {
             }
             let mut list = MoveList::new();
             if best <= alpha && rest != 0 {
-                sorted_moves(ctx, p, o, rest, None, n, &mut list, has);
+                let cheap = best_move.is_some() && n < ctx.cfg.k[6] as u32;
+                sorted_moves(ctx, p, o, rest, None, n, &mut list, has, cheap);
             }
             // Younger brothers another thread is searching are put off to a second pass.
             let busy = ctx.busy.filter(|_| n > ctx.cfg.busy_min);
@@ -830,7 +837,7 @@ macro_rules! endgame_impl {
                 ctx.features.fill(p, o, n);
             }
             let mut list = MoveList::new();
-            sorted_moves(ctx, p, o, moves, tt_move, n, &mut list, has);
+            sorted_moves(ctx, p, o, moves, tt_move, n, &mut list, has, false);
             let alpha0 = alpha;
             let mut alpha = alpha;
             let mut best = -65;
