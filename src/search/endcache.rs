@@ -104,10 +104,24 @@ mod tests {
         assert_eq!(c.probe(p, o), None);
         // Fail high at alpha 3 (score 6): lower bound 6.
         c.store(p, o, 3, 6, 19);
-        assert_eq!(c.probe(p, o), Some(CacheHit { lower: 6, upper: 64, best: 19 }));
+        assert_eq!(
+            c.probe(p, o),
+            Some(CacheHit {
+                lower: 6,
+                upper: 64,
+                best: 19
+            })
+        );
         // Fail low at alpha 11 (score 10): the bounds merge to [6, 10].
         c.store(p, o, 11, 10, 20);
-        assert_eq!(c.probe(p, o), Some(CacheHit { lower: 6, upper: 10, best: 20 }));
+        assert_eq!(
+            c.probe(p, o),
+            Some(CacheHit {
+                lower: 6,
+                upper: 10,
+                best: 20
+            })
+        );
         // The same discs with the sides swapped are another board.
         assert_eq!(c.probe(o, p), None);
         // A board of the same slot replaces the entry; the old board then misses.
@@ -117,7 +131,14 @@ mod tests {
         if let Some((q, r)) = other {
             c.store(q, r, 0, -2, 5);
             assert_eq!(c.probe(p, o), None);
-            assert_eq!(c.probe(q, r), Some(CacheHit { lower: -64, upper: -2, best: 5 }));
+            assert_eq!(
+                c.probe(q, r),
+                Some(CacheHit {
+                    lower: -64,
+                    upper: -2,
+                    best: 5
+                })
+            );
         }
     }
 }
