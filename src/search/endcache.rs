@@ -1,6 +1,7 @@
-//! A small per-thread cache of exact-solve bounds for the nodes just above the parity search
-//! (below the shared table's first empties): direct-mapped, no atomics, small enough to stay in
-//! the core's own caches. At these empties the shared table's probes and stores (a cache miss
+//! A small per-thread cache of exact-solve bounds for the nodes below the shared table's first
+//! empties (`SolverConfig::ec_min` to `tt_min`, and the parity search's from
+//! `shallow_cache_min`): direct-mapped, no atomics, small enough to stay in the core's own
+//! caches. At these empties the shared table's probes and stores (a cache miss
 //! each, in a 64 MB table) cost more than the nodes they save; this cache's cost less.
 //!
 //! An entry holds exact-score bounds of one board (the board is compared in full) and the move

@@ -5,7 +5,7 @@
 //! move first (searched before the others are ordered), transposition table (per-thread cache
 //! just above `shallow_max`), stability cutoff, and an optional evaluation hook for ordering far
 //! from the end. At `shallow_max` empties and below: no move list, squares tried in
-//! quadrant-parity order, stability cutoff from 4 empties.
+//! quadrant-parity order, stability cutoff from 4 empties, the per-thread cache from 5.
 //! The last empty square is scored by a flip count alone.
 
 use super::busy::BusyTable;
@@ -55,6 +55,9 @@ pub struct SolverConfig {
     /// is probed and stored instead: its entries at 7 empties took 12 % off hard-20's nodes at
     /// no cost in time, where the shared table's took 13 % and slowed the solve.
     pub ec_min: u32,
+    /// The parity search probes and stores the same cache from this many empties: 5.4 % fewer
+    /// nodes on a quarter of hard-20, time 1-2 % better in paired runs (within the noise).
+    pub shallow_cache_min: u32,
     /// At or above this many empties the ordering evaluation (if any) is used (from 12 rather
     /// than 14: 14 % fewer nodes on hard-20, and faster; from 11 fewer nodes still, slower).
     pub eval_order_min: u32,
@@ -85,6 +88,7 @@ impl Default for SolverConfig {
             shallow_max: 6,
             tt_min: 10,
             ec_min: 7,
+            shallow_cache_min: 5,
             eval_order_min: 12,
             eval_depth_step: 3,
             eval_weight: 512,
@@ -380,6 +384,25 @@ macro_rules! endgame_impl {
                     return bound;
                 }
             }
+            if n >= ctx.cfg.shallow_cache_min {
+                if let Some(h) = ctx.ec.probe(p, o) {
+                    if h.lower > alpha {
+                        return h.lower;
+                    }
+                    if h.upper <= alpha {
+                        return h.upper;
+                    }
+                }
+                let s = nws_shallow_moves(ctx, p, o, alpha, empties, n, parity);
+                ctx.ec.store(p, o, alpha, s, 64);
+                return s;
+            }
+            nws_shallow_moves(ctx, p, o, alpha, empties, n, parity)
+        }
+
+        /// `nws_shallow` past its cutoffs: the moves.
+        $(#[$attr])*
+        fn nws_shallow_moves(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, empties: u64, n: u32, parity: usize) -> i32 {
             let mut best = -65;
             // Odd quadrants first; the parity word is kept move by move, not recounted.
             let odd = ODD_SQUARES[parity];
