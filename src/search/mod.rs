@@ -3,6 +3,7 @@
 pub mod busy;
 pub mod dist;
 pub mod draw;
+pub mod endcache;
 pub mod endcut;
 pub mod endgame;
 #[cfg(feature = "leaf-sample")]
