@@ -149,3 +149,44 @@ fn analyze_reads_the_layer_only_at_the_levels_marked_for_it() {
     // Level 6 is: it searches and values otherwise.
     assert_ne!(analyze(&with, "6"), analyze(&without, "6"));
 }
+
+/// `accuracy` on an OBF file: a search to the end of an 8-empties position scores MAE 0 and the
+/// best move; a line it cannot read makes the exit code 3 (the others still judged); a missing
+/// file is a usage error (2).
+#[test]
+fn accuracy_judges_a_file_and_names_what_it_could_not_read() {
+    let dir = common::Scratch::new("analyze-cli-accuracy");
+    let ffo = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ffo/fforum-20-39.obf")).expect("FFO file");
+    let first = ffo.lines().next().expect("a line").to_string();
+    let good = dir.join("good.obf");
+    std::fs::write(&good, format!("{first}\n")).expect("write");
+    let args = |file: &std::path::Path| {
+        vec![
+            "accuracy".to_string(),
+            file.display().to_string(),
+            "--depth".into(),
+            "10".into(),
+            "--selectivity".into(),
+            "100".into(),
+            "--json".into(),
+        ]
+    };
+    let call = |file: &std::path::Path| {
+        let a = args(file);
+        run(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let (code, out) = call(&good);
+    assert_eq!(code, 0, "{out}");
+    let totals = out.lines().last().expect("totals");
+    assert_eq!(field(totals, "positions"), "1", "{out}");
+    assert_eq!(field(totals, "mae"), "0.000", "{out}");
+    assert_eq!(field(totals, "best_move"), "100.0", "{out}");
+    let bad = dir.join("bad.obf");
+    std::fs::write(&bad, format!("{first}\nnot a position\n")).expect("write");
+    let (code, out) = call(&bad);
+    assert_eq!(code, 3, "{out}");
+    assert!(out.contains("\"line\":2,\"error\""), "{out}");
+    assert_eq!(field(out.lines().last().expect("totals"), "positions"), "1", "{out}");
+    let (code, _) = call(&dir.join("missing.obf"));
+    assert_eq!(code, 2);
+}
