@@ -28,8 +28,9 @@
 //! as `OUT/eval.bin` and `OUT/net.bin` (what `--params OUT` reads; the layer folded for the
 //! engine, `net.bin` version 3, while `stage-N.net` keep it as trained), and the engine's own
 //! evaluation of the held-out records is compared with the shipped weights', stage by stage.
-//! `HEADS=1` gives each empties count of a stage its own output head (`c`, `v`), the rows
-//! shared: a measurement only (no `OUT`).
+//! `HEADS=1` gives each empties count of a stage its own output head (`c`, `v`, the second
+//! layer), the rows shared; `L2=n` adds a second layer of n units (at most `net::MAX_L2`)
+//! over the first's activations. Either writes `net.bin` versions 4 / 5 (`src/eval/net.rs`).
 //! `DIM` must be one the engine reads (`net::DIMS`: 8 or 16) for a run that writes.
 
 use oxello::corpus::LabelPolicy;
@@ -81,12 +82,24 @@ struct Model {
     c: Vec<f32>,
     v: Vec<f32>,
     bias: f32,
+    /// `L2`: units of a second dense layer over the first's activations (0: none); per head
+    /// `l2 × dim` weights `w2`, `l2` biases `b2` and `l2` output weights `u`.
+    l2: usize,
+    w2: Vec<f32>,
+    b2: Vec<f32>,
+    u: Vec<f32>,
 }
 
 impl Model {
     /// Returns the value through output head `head`; fills `acts` with the hidden units'
     /// activations.
     fn forward(&self, f: &[u32], head: u8, acts: &mut [f32; 64]) -> f32 {
+        let mut acts2 = [0f32; 64];
+        self.forward2(f, head, acts, &mut acts2)
+    }
+
+    /// `forward`, also filling `acts2` with the second layer's activations (`L2`).
+    fn forward2(&self, f: &[u32], head: u8, acts: &mut [f32; 64], acts2: &mut [f32; 64]) -> f32 {
         let d = self.dim;
         let (c, v) = (&self.c[head as usize * d..][..d], &self.v[head as usize * d..][..d]);
         let mut y = self.bias;
@@ -102,6 +115,20 @@ impl Model {
         for k in 0..d {
             acts[k] = (acc[k] + c[k]).max(0.0);
             y += v[k] * acts[k];
+        }
+        let l2 = self.l2;
+        if l2 > 0 {
+            let h = head as usize;
+            let (w2, b2, u) = (
+                &self.w2[h * l2 * d..][..l2 * d],
+                &self.b2[h * l2..][..l2],
+                &self.u[h * l2..][..l2],
+            );
+            for j in 0..l2 {
+                let z = b2[j] + w2[j * d..][..d].iter().zip(&acts[..d]).map(|(w, a)| w * a).sum::<f32>();
+                acts2[j] = z.max(0.0);
+                y += u[j] * acts2[j];
+            }
         }
         y
     }
@@ -132,6 +159,8 @@ fn uniform(seed: &mut SplitMix) -> f32 {
     (seed.next_u64() >> 40) as f32 / (1u64 << 23) as f32 - 1.0
 }
 
+// The gradient loops index several arrays by the same unit: clearer as index loops.
+#[allow(clippy::needless_range_loop)]
 fn main() -> Result<(), String> {
     let paths = common::corpus_paths();
     let stages = common::stages("5")?;
@@ -149,14 +178,16 @@ fn main() -> Result<(), String> {
     if out.is_some() && !net::DIMS.contains(&dim) {
         return Err(format!("OUT: the engine reads a layer of DIM {:?}", net::DIMS));
     }
-    // `HEADS=1`: one output head (c, v) per empties count of the stage, the accumulator's
-    // rows shared (the per-ply output stacks of Neural Reversi's form, in miniature). A
-    // measurement: the engine reads one head a stage, so no file is written.
+    // `HEADS=1`: one output head (c, v, and the second layer) per empties count of the
+    // stage, the accumulator's rows shared (the per-ply output stacks of Neural Reversi's
+    // form, in miniature; `net.bin` versions 4 and 5).
     let per_empties = setting("HEADS", 0) != 0;
-    if per_empties && out.is_some() {
-        return Err("HEADS=1 is a measurement: the engine reads one head a stage (no OUT)".into());
-    }
     let n_heads = if per_empties { STAGE_WIDTH as usize } else { 1 };
+    // `L2=n`: a second dense layer of n units over the first's activations.
+    let l2 = setting("L2", 0) as usize;
+    if l2 > net::MAX_L2 {
+        return Err(format!("L2: at most {}", net::MAX_L2));
+    }
     let evaluator = Evaluator::embedded().map_err(|e| e.to_string())?;
     let corpus = Corpus::load(&paths).map_err(|e| e.to_string())?;
     let records = corpus.records(LabelPolicy::DeepFrom(21), 1.0);
@@ -231,6 +262,15 @@ fn main() -> Result<(), String> {
                 v.iter().copied().cycle().take(dim * n_heads).collect()
             },
             bias: 0.0,
+            l2,
+            w2: {
+                let w: Vec<f32> = (0..l2 * dim)
+                    .map(|_| uniform(&mut seed) / (dim.max(1) as f32).sqrt())
+                    .collect();
+                w.iter().copied().cycle().take(l2 * dim * n_heads).collect()
+            },
+            b2: vec![0.1; l2 * n_heads],
+            u: vec![0.0; l2 * n_heads],
         };
         let lin_only = Model {
             dim: 0,
@@ -239,6 +279,10 @@ fn main() -> Result<(), String> {
             c: Vec::new(),
             v: Vec::new(),
             bias: 0.0,
+            l2: 0,
+            w2: Vec::new(),
+            b2: Vec::new(),
+            u: Vec::new(),
         };
         let (novel, n_novel) = lin_only.mae_novel(&hold);
         println!(
@@ -252,6 +296,7 @@ fn main() -> Result<(), String> {
         let total = (epochs as usize * train.len()).max(1) as f32;
         let mut step = 0usize;
         let mut acts = [0f32; 64];
+        let mut acts2 = [0f32; 64];
         let mut seen = vec![false; STAGE_WEIGHTS];
         for epoch in 0..epochs {
             let t0 = Instant::now();
@@ -271,15 +316,36 @@ fn main() -> Result<(), String> {
                 let (lr, lin_lr) = (lr0 * fall, lin_lr0 * fall);
                 let f = train.row(i as usize);
                 let head = train.heads[i as usize];
-                let err = m.forward(f, head, &mut acts) - train.targets[i as usize];
+                let err = m.forward2(f, head, &mut acts, &mut acts2) - train.targets[i as usize];
                 // Squared error, clipped so that a wild label does not throw the vectors.
                 let g = err.clamp(-16.0, 16.0);
                 m.bias -= lin_lr * g;
-                let mut up = [0f32; 64];
+                // The gradient reaching each first-layer unit: through `v`, and through the
+                // second layer where there is one.
+                let mut dh = [0f32; 64];
                 let h = head as usize * dim;
                 for k in 0..dim {
+                    dh[k] = g * m.v[h + k];
+                }
+                if l2 > 0 {
+                    let hh = head as usize;
+                    for j in 0..l2 {
+                        if acts2[j] > 0.0 {
+                            let dz = g * m.u[hh * l2 + j];
+                            let w = &mut m.w2[(hh * l2 + j) * dim..][..dim];
+                            for k in 0..dim {
+                                dh[k] += dz * w[k];
+                                w[k] -= lr * dz * acts[k];
+                            }
+                            m.b2[hh * l2 + j] -= lr * dz;
+                        }
+                        m.u[hh * l2 + j] -= lr * g * acts2[j];
+                    }
+                }
+                let mut up = [0f32; 64];
+                for k in 0..dim {
                     if acts[k] > 0.0 {
-                        up[k] = lr * g * m.v[h + k];
+                        up[k] = lr * dh[k];
                         m.c[h + k] -= up[k];
                     }
                     m.v[h + k] -= lr * g * acts[k];
@@ -294,7 +360,7 @@ fn main() -> Result<(), String> {
                 }
             }
             println!(
-                "  stage {st} DIM {dim} epoch {}: train {:.3}, held out {:.3} ({:.0} s)",
+                "  stage {st} DIM {dim} L2 {l2} epoch {}: train {:.3}, held out {:.3} ({:.0} s)",
                 epoch + 1,
                 m.mae_over(&train, 0..train.len().min(200_000)).0,
                 m.mae(&hold),
@@ -342,7 +408,12 @@ fn main() -> Result<(), String> {
                 entries: m.emb.iter().map(|e| quantize(*e, net::QUANT)).collect(),
                 c: m.c.clone(),
                 v: m.v.clone(),
-                bias: m.bias,
+                // One bias for every head: the trainer fits one (with the linear part).
+                bias: vec![m.bias; n_heads],
+                l2,
+                w2: m.w2.clone(),
+                b2: m.b2.clone(),
+                u: m.u.clone(),
             };
             for (name, bytes) in [
                 (format!("stage-{st}.lin"), lin),
@@ -384,16 +455,17 @@ fn assemble(dir: &std::path::Path, shipped: &Evaluator, records: &[oxello::eval:
             raws.extend(net::decode(&bytes, &name).map_err(|e| e.to_string())?);
         }
     }
+    let shape = |r: &RawStage| (r.dim(), r.heads(), r.l2);
     if let Some(first) = raws.first()
-        && let Some(other) = raws.iter().find(|r| r.dim() != first.dim())
+        && let Some(other) = raws.iter().find(|r| shape(r) != shape(first))
     {
         return Err(format!(
-            "{}: stage {} has {} units, stage {} has {}: one net.bin holds one size",
+            "{}: stage {} has (units, heads, second-layer units) {:?}, stage {} has {:?}: one net.bin holds one shape",
             dir.display(),
             first.stage,
-            first.dim(),
+            shape(first),
             other.stage,
-            other.dim()
+            shape(other)
         ));
     }
     let lin = Evaluator::from_weights(weights);

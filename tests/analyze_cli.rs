@@ -150,6 +150,31 @@ fn analyze_reads_the_layer_only_at_the_levels_marked_for_it() {
     assert_ne!(analyze(&with, "6"), analyze(&without, "6"));
 }
 
+/// `analyze --depth D` reads the strongest evaluation (the layer), as the field's accuracy
+/// tests expect of a fixed-depth analysis; `--eval linear` reads the linear weights alone, and
+/// `--eval layer` is the default said out loud.
+#[test]
+fn analyze_at_a_depth_reads_the_layer_unless_told_otherwise() {
+    let analyze = |extra: &[&str]| {
+        let mut args = vec!["analyze", "--moves", "f5d6c3d3c4", "--depth", "5", "--json"];
+        args.extend_from_slice(extra);
+        let (code, out) = run(&args);
+        assert_eq!(code, 0, "{out}");
+        out
+    };
+    let (plain, layer, linear) = (analyze(&[]), analyze(&["--eval", "layer"]), analyze(&["--eval", "linear"]));
+    assert_eq!(plain, layer);
+    assert_ne!(plain, linear, "the layer moves this position's values");
+    // Level 5 reads no layer (not marked); `--eval layer` makes it read one.
+    let level = |extra: &[&str]| {
+        let mut args = vec!["analyze", "--moves", "f5d6c3d3c4", "--level", "5", "--json"];
+        args.extend_from_slice(extra);
+        run(&args).1
+    };
+    assert_eq!(level(&[]), level(&["--eval", "linear"]));
+    assert_ne!(level(&[]), level(&["--eval", "layer"]));
+}
+
 /// `accuracy` on an OBF file: a search to the end of an 8-empties position scores MAE 0 and the
 /// best move; a line it cannot read makes the exit code 3 (the others still judged); a missing
 /// file is a usage error (2).

@@ -33,7 +33,7 @@ pub enum Command {
     Accuracy(AccuracyArgs),
 }
 
-/// Which evaluation `accuracy` searches with.
+/// Which evaluation `accuracy` and `analyze` search with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum EvalChoice {
     /// The weights with their non-linear layer (what levels 17 and up and the clock read).
@@ -133,6 +133,10 @@ pub struct AnalyzeArgs {
     /// Search threads (they share the moves of a node once its first move is searched).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Which evaluation the search reads. Default: the layer with --depth and by time, the
+    /// level's own with --level (params/levels.txt marks the levels that read the layer).
+    #[arg(long, value_enum)]
+    eval: Option<EvalChoice>,
     /// Seconds for the whole analysis, shared by the moves (`--game-time` means the same here);
     /// with no --depth or --level the time alone decides how deep (level 20's solves and
     /// pruning, depth 60).
@@ -180,22 +184,32 @@ pub fn run(command: Command, globals: &Globals, eval: &(dyn OrderingEval + Sync)
     }
 }
 
-/// Exit code 3 when a line could not be judged (malformed, or no values listed).
-fn accuracy_run(args: &AccuracyArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) -> Outcome {
-    let text = load::read_text(&args.file)?;
-    // The layer: the evaluation's own (--params DIR with a net.bin), else the embedded one.
-    let own: Option<Eval> = match args.eval {
+/// The evaluation `choice` names, where it is not `eval` itself: the layer is the
+/// evaluation's own (--params DIR with a net.bin), else the embedded one.
+fn chosen_eval(
+    choice: EvalChoice,
+    globals: &Globals,
+    eval: &(dyn OrderingEval + Sync),
+    command: &str,
+) -> Result<Option<Eval>, String> {
+    Ok(match choice {
         EvalChoice::Layer if eval.without_layer().is_none() => match load::layer_loader(globals) {
             Some(make) => Some(make()?),
             None => {
-                return Err(
-                    "accuracy: --eval layer needs a net.bin beside --params DIR's eval.bin (or use --eval linear)".into(),
-                );
+                return Err(format!(
+                    "{command}: --eval layer needs a net.bin beside --params DIR's eval.bin (or use --eval linear)"
+                ));
             }
         },
         EvalChoice::Layer => None,
         EvalChoice::Linear => eval.without_layer(),
-    };
+    })
+}
+
+/// Exit code 3 when a line could not be judged (malformed, or no values listed).
+fn accuracy_run(args: &AccuracyArgs, globals: &Globals, eval: &(dyn OrderingEval + Sync)) -> Outcome {
+    let text = load::read_text(&args.file)?;
+    let own = chosen_eval(args.eval, globals, eval, "accuracy")?;
     let eval = own.as_deref().map_or(eval, |e| e as &(dyn OrderingEval + Sync));
     let opts = accuracy::AccuracyOptions {
         depth: args.depth,
@@ -265,8 +279,18 @@ fn analyze(args: &AnalyzeArgs, globals: &Globals, eval: &(dyn OrderingEval + Syn
     };
     // The evaluation the engine reads at the level: with the non-linear layer at the levels
     // marked for it (so that `analyze --level N` searches as the engine plays level N) and by
-    // time (as the engine's clock, `engine::searcher::clock_level`).
-    let mut own: Option<Eval> = None;
+    // time (as the engine's clock, `engine::searcher::clock_level`); at a depth the user
+    // names, the layer too (the strongest evaluation; the field's accuracy tests are run at
+    // a fixed depth); `--eval` overrides each.
+    let mut own: Option<Eval> = match args.eval {
+        Some(choice) => chosen_eval(choice, globals, eval, "analyze")?,
+        None if args.depth.is_some() && eval.without_layer().is_none() => {
+            // With --params DIR and no net.bin there is no layer: the linear weights, as the
+            // levels marked `layer` then read them.
+            load::layer_loader(globals).map(|make| make()).transpose()?
+        }
+        None => None,
+    };
     let depth = match args.depth {
         Some(d) => AnalyzeDepth {
             depth: d,
@@ -281,11 +305,13 @@ fn analyze(args: &AnalyzeArgs, globals: &Globals, eval: &(dyn OrderingEval + Syn
             // A time and no level: level 20's solves and pruning, as deep as the time allows.
             let by_time = time.is_some() && args.level.is_none();
             let l = load::levels(globals)?.get(args.level.unwrap_or(if by_time { 20 } else { 10 }));
-            own = if l.layer || by_time {
-                load::layer_loader(globals).map(|make| make()).transpose()?
-            } else {
-                eval.without_layer()
-            };
+            if args.eval.is_none() {
+                own = if l.layer || by_time {
+                    load::layer_loader(globals).map(|make| make()).transpose()?
+                } else {
+                    eval.without_layer()
+                };
+            }
             AnalyzeDepth {
                 depth: if by_time { 60 } else { l.depth },
                 exact_empties: l.exact_empties,

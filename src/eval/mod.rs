@@ -390,13 +390,14 @@ impl Evaluator {
             return 0;
         };
         let n = self.instances.len();
+        let head = ns.head_of(b.empty_count());
         match self.kernel.isa() {
-            Isa::Portable => ns.value(&self.net_rows(me, others)[..n + 7]),
+            Isa::Portable => ns.value(&self.net_rows(me, others)[..n + 7], head),
             // SAFETY: `Kernel::detect` found AVX2 for this copy; `me` holds `b`'s indices (the
             // callers' contract), so `lane_offsets[i] + me[i]` is instance i's row of the
             // folded table, as the linear sum reads it, and `other_rows` gives rows of it.
             #[cfg(target_arch = "x86_64")]
-            Isa::X86V3 => unsafe { ns.value_avx2(&me[..n], &self.lane_offsets[..n], others) },
+            Isa::X86V3 => unsafe { ns.value_avx2(&me[..n], &self.lane_offsets[..n], others, head) },
         }
     }
 

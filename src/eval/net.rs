@@ -26,11 +26,22 @@
 //! then a checksum (`checksum`, FNV-1a over 8-byte words) of everything before it. The trainer
 //! writes version 2 (`examples/embed_net.rs`), which keeps what was trained; `net_fold`
 //! (or `ASSEMBLE`) makes the version 3 that ships.
+//!
+//! Versions 4 (as trained) and 5 (folded) add what follows the accumulator (issue 82: the
+//! per-ply output stacks of Neural Reversi's form, in small): an output **head** per empties
+//! count of a stage (`heads` = 1 or `STAGE_WIDTH`; a position reads head `min(empties, 59) %
+//! STAGE_WIDTH`) and an optional **second layer** of `l2` units over the first's activations,
+//! `Σ_j u_j · max(0, b2_j + Σ_k w2_jk · max(0, c_k + acc_k))` added to the value. The header
+//! gains two words after what version 2 (resp. 3) holds, `heads` and `l2`; each stage's tail is
+//! `c` (heads × dim), `v` (heads × dim), the biases (heads), `w2` (heads × l2 × dim, row j
+//! after row j as trained, column k after column k folded), `b2` and `u` (heads × l2 each).
+//! With one head and no second layer a file is written as version 2 (resp. 3), byte for byte
+//! what it was.
 
 use super::fold::Folding;
 use super::patterns::{N_SHAPES, OFFSETS};
 use super::weights::{self, EvalError, WeightsProblem};
-use super::{STAGE_WEIGHTS, STAGES};
+use super::{STAGE_WEIGHTS, STAGE_WIDTH, STAGES};
 
 pub const MAGIC: &[u8; 4] = b"OXNT";
 /// The version `encode` writes: the layer as trained.
@@ -43,6 +54,12 @@ const FOLDED_HEADER: usize = 24;
 pub const DIMS: [usize; 3] = [8, 16, 32];
 /// The longest of them: `NetStage` holds `c` and `v` at this length, zero past its `dim`.
 const MAX_DIM: usize = 32;
+/// The most units a second layer may have (versions 4 and 5).
+pub const MAX_L2: usize = 32;
+/// The version `encode` writes for a layer with heads per empties or a second layer.
+pub const HEADED_VERSION: u32 = 4;
+/// The version `Net::encode` writes for such a layer, folded.
+pub const FOLDED_HEADED_VERSION: u32 = 5;
 /// Trained entries are stored in 1/QUANT: the folded tables sum up to four entries, so a stored
 /// entry is bounded by `weights::MAX_WEIGHT` (8 units).
 pub const QUANT: f32 = 1024.0;
@@ -63,12 +80,28 @@ pub struct NetStage {
     lanes: Vec<u8>,
     /// `STAGE_WEIGHTS` rows of `dim` entries, in 1/`scale` unit.
     rows: Vec<i8>,
+    /// One head, or one per empties count of the stage (`head_of`).
+    heads: Vec<Head>,
+}
+
+/// What follows the accumulator for the positions one head serves.
+#[derive(PartialEq)]
+struct Head {
     /// `c` in 1/`scale` unit (zero past `dim`).
     c: [i32; MAX_DIM],
     /// `v` scaled so that `v · acc` (acc in 1/`scale` unit) is in 1/256 disc (zero past `dim`).
     v: [f32; MAX_DIM],
     /// In 1/256 disc.
     bias: f32,
+    /// The second layer's units (0: none).
+    l2: usize,
+    /// `w2` in 1/`scale` of its trained value, column k (the first layer's unit k) after
+    /// column k, `l2` entries each: the sum runs over the active units, a column at a time.
+    w2: Vec<f32>,
+    /// In units, `l2` each.
+    b2: Vec<f32>,
+    /// In 1/256 disc a unit.
+    u: Vec<f32>,
 }
 
 /// The layer as trained (unfolded, in units), what the file holds.
@@ -77,16 +110,58 @@ pub struct RawStage {
     pub stage: usize,
     /// `STAGE_WEIGHTS × dim` entries in 1/QUANT, row after row.
     pub entries: Vec<i16>,
-    /// `dim` numbers each.
+    /// `dim` numbers a head, head after head.
     pub c: Vec<f32>,
     pub v: Vec<f32>,
-    pub bias: f32,
+    /// One a head: 1, or `STAGE_WIDTH` (one per empties count of the stage).
+    pub bias: Vec<f32>,
+    /// The second layer's units (0: none); then `w2` holds `l2 × dim` numbers a head (unit j's
+    /// row after row), `b2` and `u` `l2` a head.
+    pub l2: usize,
+    pub w2: Vec<f32>,
+    pub b2: Vec<f32>,
+    pub u: Vec<f32>,
 }
 
 impl RawStage {
     pub fn dim(&self) -> usize {
-        self.c.len()
+        self.entries.len() / STAGE_WEIGHTS
     }
+
+    pub fn heads(&self) -> usize {
+        self.bias.len()
+    }
+
+    /// The numbers after the rows, in file order.
+    fn tail(&self) -> impl Iterator<Item = &f32> {
+        self.c
+            .iter()
+            .chain(&self.v)
+            .chain(&self.bias)
+            .chain(&self.w2)
+            .chain(&self.b2)
+            .chain(&self.u)
+    }
+}
+
+/// The numbers of a stage's tail: `c`, `v`, biases, `w2`, `b2`, `u`.
+fn tail_numbers(dim: usize, heads: usize, l2: usize) -> usize {
+    heads * (2 * dim + 1 + l2 * dim + 2 * l2)
+}
+
+/// The heads and second-layer units a header of version 4 or 5 gives (at `at`), checked.
+fn heads_and_l2(bytes: &[u8], at: usize, file: &str) -> Result<(usize, usize), EvalError> {
+    let (heads, l2) = (word(bytes, at) as usize, word(bytes, at + 4) as usize);
+    if (heads != 1 && heads != STAGE_WIDTH as usize) || l2 > MAX_L2 {
+        return Err(err(
+            file,
+            WeightsProblem::LayerEntry(format!(
+                "{heads} heads and {l2} second-layer units (this reads 1 or {} heads, at most {MAX_L2} units)",
+                STAGE_WIDTH
+            )),
+        ));
+    }
+    Ok((heads, l2))
 }
 
 #[derive(PartialEq)]
@@ -172,30 +247,43 @@ fn put_sparse_rows<T: Copy + Default + PartialEq>(out: &mut Vec<u8>, table: &[T]
     out.extend_from_slice(&kept);
 }
 
-/// Whether `bytes` claim to be a folded layer (version 3), which only `Net::load` reads.
+/// Whether `bytes` claim to be a folded layer (version 3 or 5), which only `Net::load` reads.
 pub fn is_folded(bytes: &[u8]) -> bool {
-    bytes.len() >= 8 && &bytes[..4] == MAGIC && bytes[4..8] == FOLDED_VERSION.to_le_bytes()
+    bytes.len() >= 8
+        && &bytes[..4] == MAGIC
+        && (bytes[4..8] == FOLDED_VERSION.to_le_bytes() || bytes[4..8] == FOLDED_HEADED_VERSION.to_le_bytes())
 }
 
-/// The file for `raw`, whose stages must share one `dim` (the trainer's output does).
+/// The file for `raw`, whose stages must share one `dim`, heads count and second layer (the
+/// trainer's output does): version 2, or 4 where there are heads or a second layer.
 pub fn encode(raw: &[RawStage]) -> Vec<u8> {
-    let dim = raw.first().map_or(DIMS[1], RawStage::dim);
-    assert!(
-        raw.iter()
-            .all(|s| s.dim() == dim && s.v.len() == dim && s.entries.len() == STAGE_WEIGHTS * dim)
-    );
+    let first = raw.first();
+    let dim = first.map_or(DIMS[1], RawStage::dim);
+    let (heads, l2) = first.map_or((1, 0), |s| (s.heads(), s.l2));
+    assert!(raw.iter().all(|s| s.dim() == dim
+        && s.heads() == heads
+        && s.l2 == l2
+        && s.tail().count() == tail_numbers(dim, heads, l2)
+        && s.entries.len() == STAGE_WEIGHTS * dim));
+    let plain = heads == 1 && l2 == 0;
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
     let mask = raw.iter().fold(0u32, |m, s| m | 1 << s.stage);
-    for v in [VERSION, weights::PATTERN_SET, dim as u32, mask] {
+    let version = if plain { VERSION } else { HEADED_VERSION };
+    for v in [version, weights::PATTERN_SET, dim as u32, mask] {
         out.extend_from_slice(&v.to_le_bytes());
+    }
+    if !plain {
+        for v in [heads as u32, l2 as u32] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
     }
     let mut sorted: Vec<&RawStage> = raw.iter().collect();
     sorted.sort_by_key(|s| s.stage);
     for s in sorted {
         // One pass fills the bitmap and the kept rows; the bitmap goes first in the file.
         put_sparse_rows(&mut out, &s.entries, dim, |e, bytes| bytes.extend(e.to_le_bytes()));
-        for x in s.c.iter().chain(&s.v).chain([&s.bias]) {
+        for x in s.tail() {
             out.extend_from_slice(&x.to_le_bytes());
         }
     }
@@ -212,19 +300,28 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
         return Err(err(file, WeightsProblem::BadMagic));
     }
     let version = word(bytes, 4);
-    if version != 1 && version != VERSION {
+    if version != 1 && version != VERSION && version != HEADED_VERSION {
         return Err(err(
             file,
             WeightsProblem::LayerVersion {
                 version,
-                reads: "versions 1 and 2, the layer as trained (version 3 holds it folded for the engine)",
+                reads: "versions 1, 2 and 4, the layer as trained (versions 3 and 5 hold it folded for the engine)",
             },
         ));
     }
     let (dim, mask) = dim_and_mask(bytes, file)?;
-    let tail = (2 * dim + 1) * 4;
+    let (header, heads, l2) = if version == HEADED_VERSION {
+        if bytes.len() < HEADER + 12 {
+            return Err(truncated(file, bytes.len(), HEADER + 12));
+        }
+        let (heads, l2) = heads_and_l2(bytes, HEADER, file)?;
+        (HEADER + 8, heads, l2)
+    } else {
+        (HEADER, 1, 0)
+    };
+    let tail = tail_numbers(dim, heads, l2) * 4;
     let bitmap_len = STAGE_WEIGHTS.div_ceil(8);
-    let expected = announced_len(bytes, file, HEADER, mask.count_ones(), version != 1, dim * 2, tail)?;
+    let expected = announced_len(bytes, file, header, mask.count_ones(), version != 1, dim * 2, tail)?;
     if bytes.len() != expected {
         return Err(truncated(file, bytes.len(), expected));
     }
@@ -235,7 +332,7 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
         return Err(err(file, WeightsProblem::Checksum { stored, computed }));
     }
     let mut out = Vec::new();
-    let mut at = HEADER;
+    let mut at = header;
     for stage in (0..STAGES).filter(|s| mask >> s & 1 == 1) {
         // The rows this stage stores, in order.
         let rows: Vec<usize> = if version == 1 {
@@ -256,10 +353,12 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
             entries[slot] = value;
         }
         at += size;
-        let float = |k: usize| f32::from_le_bytes([bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]]);
-        let c = (0..dim).map(|k| float(at + 4 * k)).collect();
-        let v = (0..dim).map(|k| float(at + 4 * (dim + k))).collect();
-        let bias = float(at + 8 * dim);
+        let mut numbers = bytes[at..at + tail]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        let mut take = |n: usize| (&mut numbers).take(n).collect::<Vec<f32>>();
+        let (c, v, bias) = (take(heads * dim), take(heads * dim), take(heads));
+        let (w2, b2, u) = (take(heads * l2 * dim), take(heads * l2), take(heads * l2));
         at += tail;
         out.push(RawStage {
             stage,
@@ -267,6 +366,10 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
             c,
             v,
             bias,
+            l2,
+            w2,
+            b2,
+            u,
         });
     }
     Ok(out)
@@ -330,20 +433,31 @@ impl Net {
                     _ => (x as f32 * 127.0 / top as f32).round().clamp(-127.0, 127.0) as i8,
                 })
                 .collect();
-            let mut c = [0i32; MAX_DIM];
-            let mut v = [0f32; MAX_DIM];
-            for k in 0..dim {
-                c[k] = (s.c[k] * scale).round() as i32;
-                v[k] = s.v[k] * 256.0 / scale;
-            }
-            stages[s.stage] = Some(NetStage {
-                dim,
-                lanes,
-                rows,
-                c,
-                v,
-                bias: s.bias * 256.0,
-            });
+            let l2 = s.l2;
+            let heads = (0..s.heads())
+                .map(|h| {
+                    let mut c = [0i32; MAX_DIM];
+                    let mut v = [0f32; MAX_DIM];
+                    for k in 0..dim {
+                        c[k] = (s.c[h * dim + k] * scale).round() as i32;
+                        v[k] = s.v[h * dim + k] * 256.0 / scale;
+                    }
+                    // Column k after column k: the trainer's row j, entry k at `k · l2 + j`.
+                    let w2 = (0..dim * l2)
+                        .map(|i| s.w2[(h * l2 + i % l2) * dim + i / l2] / scale)
+                        .collect();
+                    Head {
+                        c,
+                        v,
+                        bias: s.bias[h] * 256.0,
+                        l2,
+                        w2,
+                        b2: s.b2[h * l2..][..l2].to_vec(),
+                        u: s.u[h * l2..][..l2].iter().map(|u| u * 256.0).collect(),
+                    }
+                })
+                .collect();
+            stages[s.stage] = Some(NetStage { dim, lanes, rows, heads });
         }
         Net { stages }
     }
@@ -392,7 +506,11 @@ pub fn layout_fingerprint(folding: &Folding, fold_edges: impl Fn(&[i16]) -> Vec<
         entries,
         c: vec![0.0],
         v: vec![0.0],
-        bias: 0.0,
+        bias: vec![0.0],
+        l2: 0,
+        w2: Vec::new(),
+        b2: Vec::new(),
+        u: Vec::new(),
     };
     let folded = fold(&probe, folding, fold_edges);
     let bytes: Vec<u8> = folded.iter().flat_map(|x| x.to_le_bytes()).collect();
@@ -421,21 +539,37 @@ impl Net {
             .filter_map(|(k, s)| Some((k, s.as_ref()?)))
             .collect();
         let dim = covered.first().map_or(DIMS[1], |(_, s)| s.dim);
-        assert!(covered.iter().all(|(_, s)| s.dim == dim), "one net.bin holds one size");
+        let (heads, l2) = covered.first().map_or((1, 0), |(_, s)| (s.heads.len(), s.heads[0].l2));
+        assert!(
+            covered
+                .iter()
+                .all(|(_, s)| s.dim == dim && s.heads.len() == heads && s.heads[0].l2 == l2),
+            "one net.bin holds one size"
+        );
+        let plain = heads == 1 && l2 == 0;
         let mask = covered.iter().fold(0u32, |m, (k, _)| m | 1 << k);
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
-        for v in [FOLDED_VERSION, weights::PATTERN_SET, dim as u32, mask, fingerprint] {
+        let version = if plain { FOLDED_VERSION } else { FOLDED_HEADED_VERSION };
+        for v in [version, weights::PATTERN_SET, dim as u32, mask, fingerprint] {
             out.extend_from_slice(&v.to_le_bytes());
         }
+        if !plain {
+            for v in [heads as u32, l2 as u32] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        let put = |out: &mut Vec<u8>, x: &[f32]| x.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
         for (_, s) in covered {
             put_sparse_rows(&mut out, &s.rows, dim, |e, bytes| bytes.push(e as u8));
-            for c in &s.c[..dim] {
-                out.extend_from_slice(&c.to_le_bytes());
+            for h in &s.heads {
+                h.c[..dim].iter().for_each(|c| out.extend_from_slice(&c.to_le_bytes()));
             }
-            for x in s.v[..dim].iter().chain([&s.bias]) {
-                out.extend_from_slice(&x.to_le_bytes());
-            }
+            s.heads.iter().for_each(|h| put(&mut out, &h.v[..dim]));
+            s.heads.iter().for_each(|h| put(&mut out, &[h.bias]));
+            s.heads.iter().for_each(|h| put(&mut out, &h.w2));
+            s.heads.iter().for_each(|h| put(&mut out, &h.b2));
+            s.heads.iter().for_each(|h| put(&mut out, &h.u));
         }
         let sum = checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());
@@ -449,9 +583,18 @@ impl Net {
             return Err(truncated(file, bytes.len(), FOLDED_HEADER + 4));
         }
         let (dim, mask) = dim_and_mask(bytes, file)?;
-        let tail = 2 * dim * 4 + 4;
+        let (header, heads, l2) = if word(bytes, 4) == FOLDED_HEADED_VERSION {
+            if bytes.len() < FOLDED_HEADER + 12 {
+                return Err(truncated(file, bytes.len(), FOLDED_HEADER + 12));
+            }
+            let (heads, l2) = heads_and_l2(bytes, FOLDED_HEADER, file)?;
+            (FOLDED_HEADER + 8, heads, l2)
+        } else {
+            (FOLDED_HEADER, 1, 0)
+        };
+        let tail = tail_numbers(dim, heads, l2) * 4;
         let bitmap_len = STAGE_WEIGHTS.div_ceil(8);
-        let expected = announced_len(bytes, file, FOLDED_HEADER, mask.count_ones(), true, dim, tail)?;
+        let expected = announced_len(bytes, file, header, mask.count_ones(), true, dim, tail)?;
         if bytes.len() != expected {
             return Err(truncated(file, bytes.len(), expected));
         }
@@ -471,7 +614,7 @@ impl Net {
         }
         let entry = |what: String| err(file, WeightsProblem::LayerEntry(what));
         let mut stages: Vec<Option<NetStage>> = (0..STAGES).map(|_| None).collect();
-        let mut at = FOLDED_HEADER;
+        let mut at = header;
         for stage in (0..STAGES).filter(|s| mask >> s & 1 == 1) {
             let bitmap = &bytes[at..at + bitmap_len];
             at += bitmap_len;
@@ -515,28 +658,50 @@ impl Net {
             let vectored: Vec<bool> = (0..N_SHAPES).map(|k| (OFFSETS[k]..OFFSETS[k + 1]).any(has_row)).collect();
             at += ones * dim;
             let number = |k: usize| [bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]];
-            let mut c = [0i32; MAX_DIM];
-            let mut v = [0f32; MAX_DIM];
-            for k in 0..dim {
-                c[k] = i32::from_le_bytes(number(at + 4 * k));
-                v[k] = f32::from_le_bytes(number(at + 4 * (dim + k)));
-                // `acc + c` stays far within i32 (acc is at most 258 rows of 127).
-                if c[k].unsigned_abs() > 1 << 24 || !v[k].is_finite() {
-                    return Err(entry(format!("stage {stage}: unit {k} has c = {}, v = {}", c[k], v[k])));
+            let float = |k: usize| f32::from_le_bytes(number(k));
+            // Where each part of the tail begins (`Net::encode`'s order).
+            let (c_at, v_at) = (at, at + 4 * heads * dim);
+            let bias_at = v_at + 4 * heads * dim;
+            let w2_at = bias_at + 4 * heads;
+            let (b2_at, u_at) = (w2_at + 4 * heads * l2 * dim, w2_at + 4 * heads * l2 * (dim + 1));
+            let mut head_list = Vec::with_capacity(heads);
+            for h in 0..heads {
+                let mut c = [0i32; MAX_DIM];
+                let mut v = [0f32; MAX_DIM];
+                for k in 0..dim {
+                    c[k] = i32::from_le_bytes(number(c_at + 4 * (h * dim + k)));
+                    v[k] = float(v_at + 4 * (h * dim + k));
+                    // `acc + c` stays far within i32 (acc is at most 258 rows of 127).
+                    if c[k].unsigned_abs() > 1 << 24 || !v[k].is_finite() {
+                        return Err(entry(format!("stage {stage}: unit {k} has c = {}, v = {}", c[k], v[k])));
+                    }
                 }
-            }
-            let bias = f32::from_le_bytes(number(at + 8 * dim));
-            if !bias.is_finite() {
-                return Err(entry(format!("stage {stage}: the bias is {bias}")));
+                let bias = float(bias_at + 4 * h);
+                if !bias.is_finite() {
+                    return Err(entry(format!("stage {stage}: the bias is {bias}")));
+                }
+                let w2: Vec<f32> = (0..l2 * dim).map(|i| float(w2_at + 4 * (h * l2 * dim + i))).collect();
+                let b2: Vec<f32> = (0..l2).map(|j| float(b2_at + 4 * (h * l2 + j))).collect();
+                let u: Vec<f32> = (0..l2).map(|j| float(u_at + 4 * (h * l2 + j))).collect();
+                if let Some(x) = w2.iter().chain(&b2).chain(&u).find(|x| !x.is_finite()) {
+                    return Err(entry(format!("stage {stage}: a second-layer weight is {x}")));
+                }
+                head_list.push(Head {
+                    c,
+                    v,
+                    bias,
+                    l2,
+                    w2,
+                    b2,
+                    u,
+                });
             }
             at += tail;
             stages[stage] = Some(NetStage {
                 dim,
                 lanes: lanes_of(folding, &vectored),
                 rows,
-                c,
-                v,
-                bias,
+                heads: head_list,
             });
         }
         Ok(Net { stages })
@@ -549,9 +714,20 @@ impl NetStage {
         &self.lanes
     }
 
-    /// The layer's value in 1/256 disc for the folded rows `rows` of one position.
+    /// The head a position of `empties` empties reads.
     #[inline(always)]
-    pub fn value(&self, rows: &[u32]) -> i32 {
+    pub fn head_of(&self, empties: u32) -> usize {
+        if self.heads.len() == 1 {
+            0
+        } else {
+            (empties.min(59) % STAGE_WIDTH) as usize
+        }
+    }
+
+    /// The layer's value in 1/256 disc for the folded rows `rows` of one position, read
+    /// through head `head` (`head_of`).
+    #[inline(always)]
+    pub fn value(&self, rows: &[u32], head: usize) -> i32 {
         let mut acc = [0i32; MAX_DIM];
         for &r in rows {
             // An index outside the table would be a bug in the caller; the bounds check keeps
@@ -561,7 +737,7 @@ impl NetStage {
                 *a += i32::from(x);
             }
         }
-        self.output(&acc)
+        self.output(&acc, &self.heads[head])
     }
 
     /// The same with AVX2, from the instances' indices `me` and their table offsets (the row
@@ -574,9 +750,19 @@ impl NetStage {
     /// be a row of the table (below `STAGE_WEIGHTS`): rows are read unchecked.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    pub unsafe fn value_avx2(&self, me: &[u16], offsets: &[u32], others: &[u32; 7]) -> i32 {
+    pub unsafe fn value_avx2(&self, me: &[u16], offsets: &[u32], others: &[u32; 7], head: usize) -> i32 {
         use std::arch::x86_64::*;
         debug_assert!(me.len() + others.len() <= 258 && me.len() <= offsets.len());
+        let head = &self.heads[head];
+        // The accumulator, for the second layer (where there is one) to read as `output` does.
+        let mut spill = [0i32; MAX_DIM];
+        let second = head.l2 > 0;
+        let mut keep = |at: usize, x: __m256i| {
+            if second {
+                // SAFETY: `at` is 0, 8, 16 or 24: eight i32 within `spill`'s 32.
+                unsafe { _mm256_storeu_si256(spill.as_mut_ptr().add(at) as *mut __m256i, x) }
+            }
+        };
         let rows = self
             .lanes
             .iter()
@@ -593,8 +779,8 @@ impl NetStage {
         // SAFETY: `c` and `v` hold `MAX_DIM` (32) numbers each; loads take any alignment.
         let cv = |k: usize| unsafe {
             (
-                _mm256_loadu_si256(self.c.as_ptr().add(k) as *const __m256i),
-                _mm256_loadu_ps(self.v.as_ptr().add(k)),
+                _mm256_loadu_si256(head.c.as_ptr().add(k) as *const __m256i),
+                _mm256_loadu_ps(head.v.as_ptr().add(k)),
             )
         };
         let widen = |acc: __m256i| {
@@ -622,6 +808,10 @@ impl NetStage {
                     b = _mm256_add_epi16(b, _mm256_cvtepi8_epi16(y));
                 }
                 let ((u0, u8), (u16, u24)) = (widen(a), widen(b));
+                keep(0, u0);
+                keep(8, u8);
+                keep(16, u16);
+                keep(24, u24);
                 let (p0, p8, p16, p24) = (
                     unit(u0, cv(0).0, cv(0).1),
                     unit(u8, cv(8).0, cv(8).1),
@@ -640,6 +830,8 @@ impl NetStage {
                     acc = _mm256_add_epi16(acc, _mm256_cvtepi8_epi16(x));
                 }
                 let (lo, hi) = widen(acc);
+                keep(0, lo);
+                keep(8, hi);
                 _mm256_add_ps(unit(lo, cv(0).0, cv(0).1), unit(hi, cv(8).0, cv(8).1))
             }
             _ => {
@@ -652,13 +844,20 @@ impl NetStage {
                 }
                 // Units 8-15 are zeros (c = v = 0): their term is +0.0, as in `output`.
                 let zero = unit(_mm256_setzero_si256(), cv(8).0, cv(8).1);
-                _mm256_add_ps(unit(_mm256_cvtepi16_epi32(acc), cv(0).0, cv(0).1), zero)
+                let wide = _mm256_cvtepi16_epi32(acc);
+                keep(0, wide);
+                _mm256_add_ps(unit(wide, cv(0).0, cv(0).1), zero)
             }
         };
         let s4 = _mm_add_ps(_mm256_castps256_ps128(s8), _mm256_extractf128_ps::<1>(s8));
         let s2 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
         let s1 = _mm_add_ss(s2, _mm_shuffle_ps::<0b01>(s2, s2));
-        (self.bias + _mm_cvtss_f32(s1)).round_ties_even() as i32
+        let first = head.bias + _mm_cvtss_f32(s1);
+        if second {
+            (first + head.second(self.dim, &spill)).round_ties_even() as i32
+        } else {
+            first.round_ties_even() as i32
+        }
     }
 
     /// `bias + Σ_k v_k · max(0, acc_k + c_k)` rounded, summed as a tree (lanes k and k + 16,
@@ -667,14 +866,42 @@ impl NetStage {
     /// their terms are zeros, which change no sum (a layer of 16 units gives what it gave
     /// when this tree began at k + 8).
     #[inline(always)]
-    fn output(&self, acc: &[i32; MAX_DIM]) -> i32 {
-        let p: [f32; MAX_DIM] = std::array::from_fn(|k| (acc[k] + self.c[k]).max(0) as f32 * self.v[k]);
+    fn output(&self, acc: &[i32; MAX_DIM], head: &Head) -> i32 {
+        let p: [f32; MAX_DIM] = std::array::from_fn(|k| (acc[k] + head.c[k]).max(0) as f32 * head.v[k]);
         let s16: [f32; 16] = std::array::from_fn(|k| p[k] + p[k + 16]);
         let s8: [f32; 8] = std::array::from_fn(|k| s16[k] + s16[k + 8]);
         let s4: [f32; 4] = std::array::from_fn(|k| s8[k] + s8[k + 4]);
         let s2: [f32; 2] = std::array::from_fn(|k| s4[k] + s4[k + 2]);
+        let first = head.bias + (s2[0] + s2[1]);
         // Ties to even: one instruction, where `round` is a library call.
-        (self.bias + (s2[0] + s2[1])).round_ties_even() as i32
+        if head.l2 > 0 {
+            (first + head.second(self.dim, acc)).round_ties_even() as i32
+        } else {
+            first.round_ties_even() as i32
+        }
+    }
+}
+
+impl Head {
+    /// The second layer's part of the value (1/256 disc) from the accumulator `acc` (1/`scale`
+    /// unit): one code for every kernel, so that they give the same sums in the same order.
+    #[inline(always)]
+    fn second(&self, dim: usize, acc: &[i32; MAX_DIM]) -> f32 {
+        let l2 = self.l2;
+        let mut z = [0f32; MAX_L2];
+        z[..l2].copy_from_slice(&self.b2);
+        for (k, col) in self.w2.chunks_exact(l2).take(dim).enumerate() {
+            let x = (acc[k] + self.c[k]).max(0);
+            // An inactive unit adds nothing: skipped, in every kernel alike.
+            if x == 0 {
+                continue;
+            }
+            let x = x as f32;
+            for (zj, &w) in z[..l2].iter_mut().zip(col) {
+                *zj += w * x;
+            }
+        }
+        z[..l2].iter().zip(&self.u).fold(0.0, |s, (zj, u)| s + zj.max(0.0) * u)
     }
 }
 
@@ -702,7 +929,31 @@ mod tests {
             entries,
             c: (0..dim).map(|k| k as f32 * 0.1).collect(),
             v: (0..dim).map(|k| 1.0 - k as f32 * 0.1).collect(),
-            bias: -0.5,
+            bias: vec![-0.5],
+            l2: 0,
+            w2: Vec::new(),
+            b2: Vec::new(),
+            u: Vec::new(),
+        }
+    }
+
+    /// `raw` with `heads` output heads, each its own, and a second layer of `l2` units.
+    pub(super) fn raw_headed(stage: usize, seed: u64, dim: usize, heads: usize, l2: usize) -> RawStage {
+        let mut x = seed ^ 0x5DEE_CE66;
+        let mut next = move || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 33) % 2001) as f32 / 1000.0 - 1.0
+        };
+        let base = raw(stage, seed, dim);
+        RawStage {
+            c: (0..heads * dim).map(|i| base.c[i % dim] + 0.3 * next()).collect(),
+            v: (0..heads * dim).map(|i| base.v[i % dim] + 0.3 * next()).collect(),
+            bias: (0..heads).map(|h| -0.5 + h as f32 * 0.25).collect(),
+            l2,
+            w2: (0..heads * l2 * dim).map(|_| 0.5 * next()).collect(),
+            b2: (0..heads * l2).map(|_| 0.5 * next()).collect(),
+            u: (0..heads * l2).map(|_| 2.0 * next()).collect(),
+            ..base
         }
     }
 
@@ -782,7 +1033,7 @@ mod tests {
             for e in &s.entries {
                 v1.extend_from_slice(&e.to_le_bytes());
             }
-            for x in s.c.iter().chain(&s.v).chain([&s.bias]) {
+            for x in s.c.iter().chain(&s.v).chain(&s.bias) {
                 v1.extend_from_slice(&x.to_le_bytes());
             }
         }
@@ -966,12 +1217,12 @@ mod tests {
                                 })
                                 .sum::<f64>());
                 }
-                let layer = f64::from(l.bias) + (0..dim).map(|k| exact[k].max(0.0) * f64::from(l.v[k])).sum::<f64>();
+                let layer = f64::from(l.bias[0]) + (0..dim).map(|k| exact[k].max(0.0) * f64::from(l.v[k])).sum::<f64>();
                 let bound = 256.0 * (0..dim).map(|k| slack[k] * f64::from(l.v[k].abs())).sum::<f64>() + 1.0;
                 let want = shipped.evaluate_fine(&b) as f64 + 256.0 * layer;
                 let got = e.evaluate_fine(&b);
                 assert!((got as f64 - want).abs() <= bound, "{got} against {want} ± {bound}");
-                assert_eq!(got, shipped.evaluate_fine(&b) + ns.value(&rows[..n]));
+                assert_eq!(got, shipped.evaluate_fine(&b) + ns.value(&rows[..n], 0));
                 // SAFETY: `f` holds `b`'s indices, computed from scratch.
                 assert_eq!(unsafe { e.evaluate_fine_features(&b, f.me(), moves) }, got);
                 for s in 0..8 {
@@ -1014,7 +1265,7 @@ mod tests {
             let moves = bits::moves(b.player, b.opponent);
             let f = Features::new(Deltas::get(), &b);
             let rows = e.net_rows(f.me(), &crate::eval::other_rows(&b, moves));
-            let every_row = ns.value(&rows[..e.instances.len() + 7]);
+            let every_row = ns.value(&rows[..e.instances.len() + 7], 0);
             assert_ne!(every_row, 0);
             assert_eq!(e.evaluate_fine(&b), shipped.evaluate_fine(&b) + every_row);
         }
@@ -1028,8 +1279,14 @@ mod tests {
     fn every_kernel_reads_the_layer_as_the_scalar_path_does() {
         use crate::base::Kernel;
         use crate::eval::incremental::{Deltas, Features};
-        for dim in DIMS {
-            let (shipped, _, e) = with_random_layers(dim);
+        let shapes =
+            DIMS.iter()
+                .map(|&d| (d, 1, 0))
+                .chain([(16, STAGE_WIDTH as usize, 16), (8, 1, 8), (32, STAGE_WIDTH as usize, 32)]);
+        for (dim, heads, l2) in shapes {
+            let shipped = crate::eval::Evaluator::embedded().expect("embedded weights");
+            let layers: Vec<RawStage> = (0..STAGES).map(|s| raw_headed(s, s as u64 + 7, dim, heads, l2)).collect();
+            let e = shipped.clone().with_net(&layers);
             let mut seed = 5u64;
             let mut portable = e.clone();
             portable.kernel = Kernel::PORTABLE;
@@ -1045,13 +1302,132 @@ mod tests {
                     x.kernel = kernel;
                     // SAFETY: as above.
                     let got = unsafe { x.evaluate_fine_features(&b, f.me(), moves) };
-                    assert_eq!(got, scalar, "{dim} units, {kernel:?}, {b:?}");
+                    assert_eq!(got, scalar, "{dim} units, {heads} heads, {l2} second, {kernel:?}, {b:?}");
                 }
                 if (1..=8).contains(&crate::eval::stage(b.empty_count())) {
                     assert_ne!(scalar, shipped.evaluate_fine(&b), "the layer moves the value");
                 }
             }
         }
+    }
+
+    /// A layer with a head per empties count and a second layer: written as version 4 (as
+    /// trained) and 5 (folded), read back as it was, damage and impossible shapes named.
+    #[test]
+    fn a_headed_layer_round_trips_in_both_versions() {
+        use crate::eval::fold_edge_table;
+        let folding = Folding::shared();
+        let layout = layout_fingerprint(folding, fold_edge_table);
+        let heads = STAGE_WIDTH as usize;
+        for (dim, l2) in [(8, 0), (16, 16), (32, 8)] {
+            let stages = vec![raw_headed(5, 1, dim, heads, l2), raw_headed(3, 2, dim, heads, l2)];
+            let bytes = encode(&stages);
+            assert_eq!(bytes[4..8], HEADED_VERSION.to_le_bytes());
+            let back = decode(&bytes, "h.bin").expect("decodes");
+            assert_eq!(back, vec![stages[1].clone(), stages[0].clone()]);
+            let cut = decode(&bytes[..bytes.len() - 1], "h.bin").expect_err("truncated");
+            assert!(matches!(cut.problem, WeightsProblem::Truncated { .. }), "{cut}");
+            let made = Net::new(&stages, folding, fold_edge_table);
+            let folded = made.encode(layout);
+            assert_eq!(folded[4..8], FOLDED_HEADED_VERSION.to_le_bytes());
+            assert!(is_folded(&folded));
+            let loaded = Net::load(&folded, "h5.bin", folding, fold_edge_table).expect("loads");
+            assert!(
+                loaded == made,
+                "{dim} units, {l2}: the folded file reads back as another layer"
+            );
+            assert_eq!(loaded.encode(layout), folded);
+            let from_raw = Net::load(&bytes, "h4.bin", folding, fold_edge_table).expect("loads");
+            assert!(from_raw == made);
+            // Folding keeps each head's numbers: `u` in 1/256 disc, `w2` transposed and
+            // divided by the stage's one scale.
+            let ns = made.stages[3].as_ref().expect("stage 3");
+            let raw3 = &stages[1];
+            for (h, head) in ns.heads.iter().enumerate() {
+                assert_eq!(head.bias, raw3.bias[h] * 256.0);
+                for j in 0..l2 {
+                    assert_eq!(head.u[j], raw3.u[h * l2 + j] * 256.0);
+                    assert_eq!(head.b2[j], raw3.b2[h * l2 + j]);
+                }
+                let ratio = head.w2.first().map_or(0.0, |w| w / raw3.w2[h * l2 * dim]);
+                for (i, &w) in head.w2.iter().enumerate() {
+                    let trained = raw3.w2[(h * l2 + i % l2) * dim + i / l2];
+                    assert!(
+                        (w - trained * ratio).abs() <= 1e-6 * trained.abs().max(1.0),
+                        "head {h} entry {i}"
+                    );
+                }
+            }
+            // A non-finite second-layer weight, re-checksummed: refused by name.
+            if l2 > 0 {
+                let mut nan = folded.clone();
+                let u_last = nan.len() - 4 - 4;
+                nan[u_last..u_last + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+                let end = nan.len() - 4;
+                let sum = checksum(&nan[..end]);
+                nan[end..].copy_from_slice(&sum.to_le_bytes());
+                let e = Net::load(&nan, "h5.bin", folding, fold_edge_table).err().expect("NaN");
+                assert!(matches!(e.problem, WeightsProblem::LayerEntry(_)), "{e}");
+            }
+        }
+        // Three heads: no stage has three empties counts to serve.
+        let mut odd = encode(&[raw_headed(2, 9, 8, heads, 4)]);
+        odd[HEADER..HEADER + 4].copy_from_slice(&3u32.to_le_bytes());
+        let e = decode(&odd, "h.bin").expect_err("three heads");
+        assert!(e.to_string().contains("3 heads"), "{e}");
+    }
+
+    /// Each empties count reads its own head, and the value is the first layer's plus the
+    /// second's, as an f64 reading of the folded numbers gives it (within the rounding).
+    #[test]
+    fn each_empties_count_reads_its_head_and_the_second_layer() {
+        use crate::board::bits;
+        use crate::eval::incremental::{Deltas, Features};
+        let shipped = crate::eval::Evaluator::embedded().expect("embedded weights");
+        let heads = STAGE_WIDTH as usize;
+        let layers: Vec<RawStage> = (0..STAGES).map(|s| raw_headed(s, s as u64 + 3, 16, heads, 16)).collect();
+        let e = shipped.clone().with_net(&layers);
+        let mut seed = 11u64;
+        let (mut other_head_differs, mut second_moves) = (0, 0);
+        for k in 0..60 {
+            let b = crate::board::random_game(&mut seed, k % 48 + 8);
+            let ns = e.net_stage(&b).expect("a layer for every stage");
+            let head = ns.head_of(b.empty_count());
+            assert_eq!(head, (b.empty_count().min(59) % STAGE_WIDTH) as usize);
+            let moves = bits::moves(b.player, b.opponent);
+            let f = Features::new(Deltas::get(), &b);
+            let n = e.instances.len() + 7;
+            let rows = e.net_rows(f.me(), &crate::eval::other_rows(&b, moves));
+            let got = e.evaluate_fine(&b) - shipped.evaluate_fine(&b);
+            assert_eq!(got, ns.value(&rows[..n], head));
+            let mut acc = [0i64; 16];
+            for &r in &rows[..n] {
+                for (a, &x) in acc.iter_mut().zip(&ns.rows[r as usize * 16..][..16]) {
+                    *a += i64::from(x);
+                }
+            }
+            let h = &ns.heads[head];
+            let act: Vec<f64> = (0..16).map(|k| ((acc[k] + i64::from(h.c[k])).max(0)) as f64).collect();
+            let first = f64::from(h.bias) + (0..16).map(|k| act[k] * f64::from(h.v[k])).sum::<f64>();
+            let second: f64 = (0..16)
+                .map(|j| {
+                    let z = f64::from(h.b2[j]) + (0..16).map(|k| f64::from(h.w2[k * 16 + j]) * act[k]).sum::<f64>();
+                    z.max(0.0) * f64::from(h.u[j])
+                })
+                .sum();
+            assert!(
+                (f64::from(got) - (first + second)).abs() <= 1.0,
+                "{got} against {}",
+                first + second
+            );
+            second_moves += usize::from(second.abs() >= 1.0);
+            other_head_differs += usize::from(ns.value(&rows[..n], (head + 1) % heads) != got);
+        }
+        assert!(
+            other_head_differs > 50,
+            "another head gave another value {other_head_differs} times in 60"
+        );
+        assert!(second_moves > 30, "the second layer moved {second_moves} values of 60");
     }
 
     /// The lazy reading: the layer where the linear value is near the window, the linear value
