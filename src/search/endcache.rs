@@ -12,8 +12,9 @@
 
 use std::cell::RefCell;
 
-/// Entries of a thread's cache: 2^15 of 24 bytes, 768 KiB.
-const BITS: u32 = 15;
+/// Entries of a thread's cache: 2^16 of 24 bytes, 1.5 MiB (2^15 held 3 % more nodes on the
+/// hard-20 quarter; 2^17 held 3.4 % fewer than 2^16 but was 0.8 % slower).
+const BITS: u32 = 16;
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
