@@ -64,7 +64,6 @@ impl Data {
 }
 
 impl Slot {
-    #[cfg(test)]
     fn empty() -> Slot {
         Slot {
             player_x: AtomicU64::new(0),
@@ -125,75 +124,9 @@ pub struct Store {
 #[repr(align(64))]
 struct Bucket([Slot; 2]);
 
-/// The table's buckets, zeroed, in memory the kernel is asked to back with 2 MiB pages where
-/// it can (Linux, transparent huge pages in `madvise` mode): with 4 KiB pages nearly every
-/// probe of a 64 MB table also missed the TLB (a page walk before the cache miss).
-struct Buckets {
-    ptr: std::ptr::NonNull<Bucket>,
-    len: usize,
-    layout: std::alloc::Layout,
-}
-
-// SAFETY: `Buckets` owns its allocation as a `Box<[Bucket]>` would, and `Bucket` (atomics
-// only) is `Send` and `Sync`.
-unsafe impl Send for Buckets {}
-unsafe impl Sync for Buckets {}
-
-/// Huge pages are 2 MiB on x86-64 (and the alignment is harmless elsewhere).
-const HUGE_PAGE: usize = 2 << 20;
-
-impl Buckets {
-    fn new(len: usize) -> Buckets {
-        let size = len * std::mem::size_of::<Bucket>();
-        let align = if size >= HUGE_PAGE {
-            HUGE_PAGE
-        } else {
-            std::mem::align_of::<Bucket>()
-        };
-        // Only a size past isize::MAX fails here, as a `Vec` of it would.
-        let Ok(layout) = std::alloc::Layout::from_size_align(size, align) else {
-            panic!("a table of {size} bytes")
-        };
-        // SAFETY: `layout` has a non-zero size (at least 512 buckets).
-        let raw = unsafe { std::alloc::alloc(layout) };
-        let Some(ptr) = std::ptr::NonNull::new(raw.cast::<Bucket>()) else {
-            std::alloc::handle_alloc_error(layout)
-        };
-        #[cfg(target_os = "linux")]
-        if size >= HUGE_PAGE {
-            unsafe extern "C" {
-                fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-            }
-            const MADV_HUGEPAGE: i32 = 14;
-            // SAFETY: the range is our allocation's, untouched yet; the advice is a hint
-            // (its failure, e.g. without huge page support, leaves ordinary pages).
-            let _ = unsafe { madvise(raw.cast(), size, MADV_HUGEPAGE) };
-        }
-        // SAFETY: `size` bytes at `raw` are ours; all-zero bytes are valid empty buckets
-        // (atomics of zero). Written after the advice, so the first touch maps huge pages.
-        unsafe { std::ptr::write_bytes(raw, 0, size) };
-        Buckets { ptr, len, layout }
-    }
-}
-
-impl std::ops::Deref for Buckets {
-    type Target = [Bucket];
-    fn deref(&self) -> &[Bucket] {
-        // SAFETY: `len` initialised buckets at `ptr`, alive while `self` is.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl Drop for Buckets {
-    fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout, freed once.
-        unsafe { std::alloc::dealloc(self.ptr.as_ptr().cast(), self.layout) }
-    }
-}
-
 /// Shared between search threads: all methods take `&self`.
 pub struct TranspositionTable {
-    buckets: Buckets,
+    buckets: Vec<Bucket>,
     mask: usize,
     age: AtomicU8,
     /// Slots written under another epoch read as empty: `clear` moves to the next epoch
@@ -209,7 +142,7 @@ impl TranspositionTable {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(512);
         let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
         let t = TranspositionTable {
-            buckets: Buckets::new(n),
+            buckets: (0..n).map(|_| Bucket([Slot::empty(), Slot::empty()])).collect(),
             mask: n - 1,
             age: AtomicU8::new(0),
             epoch: AtomicU8::new(1),
