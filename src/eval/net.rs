@@ -149,9 +149,16 @@ fn tail_numbers(dim: usize, heads: usize, l2: usize) -> usize {
     heads * (2 * dim + 1 + l2 * dim + 2 * l2)
 }
 
-/// The heads and second-layer units a header of version 4 or 5 gives (at `at`), checked.
-fn heads_and_l2(bytes: &[u8], at: usize, file: &str) -> Result<(usize, usize), EvalError> {
-    let (heads, l2) = (word(bytes, at) as usize, word(bytes, at + 4) as usize);
+/// Where a file's stages begin, its heads and second-layer units: a header of `base` bytes,
+/// or, for the headed versions (4 and 5), two words more that give them, checked.
+fn header_heads_l2(bytes: &[u8], base: usize, headed: bool, file: &str) -> Result<(usize, usize, usize), EvalError> {
+    if !headed {
+        return Ok((base, 1, 0));
+    }
+    if bytes.len() < base + 12 {
+        return Err(truncated(file, bytes.len(), base + 12));
+    }
+    let (heads, l2) = (word(bytes, base) as usize, word(bytes, base + 4) as usize);
     if (heads != 1 && heads != STAGE_WIDTH as usize) || l2 > MAX_L2 {
         return Err(err(
             file,
@@ -161,7 +168,7 @@ fn heads_and_l2(bytes: &[u8], at: usize, file: &str) -> Result<(usize, usize), E
             )),
         ));
     }
-    Ok((heads, l2))
+    Ok((base + 8, heads, l2))
 }
 
 #[derive(PartialEq)]
@@ -310,15 +317,7 @@ pub fn decode(bytes: &[u8], file: &str) -> Result<Vec<RawStage>, EvalError> {
         ));
     }
     let (dim, mask) = dim_and_mask(bytes, file)?;
-    let (header, heads, l2) = if version == HEADED_VERSION {
-        if bytes.len() < HEADER + 12 {
-            return Err(truncated(file, bytes.len(), HEADER + 12));
-        }
-        let (heads, l2) = heads_and_l2(bytes, HEADER, file)?;
-        (HEADER + 8, heads, l2)
-    } else {
-        (HEADER, 1, 0)
-    };
+    let (header, heads, l2) = header_heads_l2(bytes, HEADER, version == HEADED_VERSION, file)?;
     let tail = tail_numbers(dim, heads, l2) * 4;
     let bitmap_len = STAGE_WEIGHTS.div_ceil(8);
     let expected = announced_len(bytes, file, header, mask.count_ones(), version != 1, dim * 2, tail)?;
@@ -583,15 +582,8 @@ impl Net {
             return Err(truncated(file, bytes.len(), FOLDED_HEADER + 4));
         }
         let (dim, mask) = dim_and_mask(bytes, file)?;
-        let (header, heads, l2) = if word(bytes, 4) == FOLDED_HEADED_VERSION {
-            if bytes.len() < FOLDED_HEADER + 12 {
-                return Err(truncated(file, bytes.len(), FOLDED_HEADER + 12));
-            }
-            let (heads, l2) = heads_and_l2(bytes, FOLDED_HEADER, file)?;
-            (FOLDED_HEADER + 8, heads, l2)
-        } else {
-            (FOLDED_HEADER, 1, 0)
-        };
+        let headed = word(bytes, 4) == FOLDED_HEADED_VERSION;
+        let (header, heads, l2) = header_heads_l2(bytes, FOLDED_HEADER, headed, file)?;
         let tail = tail_numbers(dim, heads, l2) * 4;
         let bitmap_len = STAGE_WEIGHTS.div_ceil(8);
         let expected = announced_len(bytes, file, header, mask.count_ones(), true, dim, tail)?;
