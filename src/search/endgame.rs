@@ -994,6 +994,13 @@ mod x86v3 {
     endgame_impl!(crate::board::bits::moves_x4_avx2, crate::board::bits::flips_avx2; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
+/// The x86-64-v3 copy with AVX-512's leading-zero count in the flips (`bits::flips_avx512`),
+/// for CPUs where `Kernel::lzcnt_wide` holds.
+#[cfg(target_arch = "x86_64")]
+mod x86v4 {
+    endgame_impl!(crate::board::bits::moves_x4_avx2, crate::board::bits::flips_avx512; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]);
+}
+
 /// The solver: owns its TT; one solve at a time.
 pub struct Solver {
     /// Shared with the other threads of a parallel search.
@@ -1089,6 +1096,8 @@ impl Solver {
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
         let score = match self.kernel.isa() {
             Isa::Portable => unsafe { portable::null_window(&mut ctx, *b, alpha) },
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86V3 if self.kernel.lzcnt_wide() => unsafe { x86v4::null_window(&mut ctx, *b, alpha) },
             #[cfg(target_arch = "x86_64")]
             Isa::X86V3 => unsafe { x86v3::null_window(&mut ctx, *b, alpha) },
         };
@@ -1206,6 +1215,8 @@ impl Solver {
         match self.kernel.isa() {
             Isa::Portable => unsafe { portable::eval_search(eval, *b, depth) },
             #[cfg(target_arch = "x86_64")]
+            Isa::X86V3 if self.kernel.lzcnt_wide() => unsafe { x86v4::eval_search(eval, *b, depth) },
+            #[cfg(target_arch = "x86_64")]
             Isa::X86V3 => unsafe { x86v3::eval_search(eval, *b, depth) },
         }
     }
@@ -1215,6 +1226,8 @@ impl Solver {
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
         match self.kernel.isa() {
             Isa::Portable => unsafe { portable::root(ctx, *b, alpha, beta, guess, pv) },
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86V3 if self.kernel.lzcnt_wide() => unsafe { x86v4::root(ctx, *b, alpha, beta, guess, pv) },
             #[cfg(target_arch = "x86_64")]
             Isa::X86V3 => unsafe { x86v3::root(ctx, *b, alpha, beta, guess, pv) },
         }
@@ -1300,7 +1313,7 @@ mod tests {
         for game in 0..200 {
             let b = crate::board::random_game(&mut seed, 9 + game % 3);
             let exact = minimax(b);
-            for kernel in [Kernel::PORTABLE, Kernel::detect()] {
+            for kernel in Kernel::every() {
                 solver.kernel = kernel;
                 solver.tt.clear();
                 let r = solver.solve(&b, SolveMode::Exact, None, &stop);
@@ -1382,6 +1395,11 @@ mod tests {
                         if Kernel::detect().isa() == Isa::X86V3 {
                             // SAFETY: `Kernel::detect` found the copy's features.
                             assert_eq!(unsafe { x86v3::eval_window(e, b, alpha, beta, depth) }, want, "{b:?} {depth}");
+                        }
+                        #[cfg(target_arch = "x86_64")]
+                        if Kernel::detect().lzcnt_wide() {
+                            // SAFETY: `Kernel::lzcnt_wide` found the copy's features.
+                            assert_eq!(unsafe { x86v4::eval_window(e, b, alpha, beta, depth) }, want, "{b:?} {depth}");
                         }
                         checked += 1;
                     }
