@@ -268,8 +268,29 @@ fn corner_stability(me: u64) -> u32 {
     (c | (next & me)).count_ones()
 }
 
-/// A sorted move list: (ordering key, square, flips).
+/// A move list: (ordering key, square, flips), picked best first by `select` as the search
+/// goes (a cut after the first moves leaves the rest unsorted).
 type MoveList = Stack<(i32, u8, u64), 64>;
+
+/// Swaps the best move of `list[i..]` into place `i`. The keys are unique (`unique_key`), so
+/// the order the moves are picked in does not depend on how earlier swaps left the rest.
+#[inline(always)]
+fn select(list: &mut [(i32, u8, u64)], i: usize) {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if list[j].0 > list[best].0 {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+}
+
+/// An ordering key made unique by the square: among equal keys the lower square first, the
+/// order a stable sort of the squares in ascending order gave.
+#[inline(always)]
+fn unique_key(key: i32, sq: usize) -> i32 {
+    key.saturating_mul(64).saturating_add(63 - sq as i32)
+}
 /// Fastest-first key weights, against 1024 an opponent reply (a corner reply counts twice):
 /// each empty square next to the mover's discs (the opponent's potential mobility); a move
 /// into a quadrant of odd parity; each of the mover's discs stable at a corner after the
@@ -617,11 +638,11 @@ macro_rules! endgame_impl {
             }
         }
 
-        /// Move list sorted best first: (key, square, flips). `has`: slot n of `ctx.features`
-        /// holds the node's indices.
+        /// Move list with its ordering keys (unsorted: `select` picks from it): (key, square,
+        /// flips). `has`: slot n of `ctx.features` holds the node's indices.
         $(#[$attr])*
         #[allow(clippy::too_many_arguments)]
-        fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32, list: &mut MoveList, has: bool) {
+        fn scored_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32, list: &mut MoveList, has: bool) {
             // The parent's pattern indices, once, where the evaluation orders the children.
             let own;
             let parent = match ctx.eval {
@@ -637,18 +658,24 @@ macro_rules! endgame_impl {
             };
             let parity = parity_word(!(p | o));
             // Children in batches of four: their replies come from one (vectorised) call.
-            let mut squares = Squares(moves);
-            loop {
-                let (mut cp, mut co, mut sqs, mut fs) = ([0u64; 4], [0u64; 4], [0usize; 4], [0u64; 4]);
+            let mut rest = moves;
+            while rest != 0 {
+                // Filled at constant places (the loop unrolls), so the four children stay in
+                // registers on their way into one vector: written one by one into memory and
+                // read back as a vector, they waited on a failed store forwarding. A place
+                // left empty holds the parent itself, whose replies are not read.
+                let (mut sqs, mut fs, mut placed) = ([0usize; 4], [0u64; 4], [0u64; 4]);
                 let mut k = 0;
-                for sq in squares.by_ref().take(4) {
-                    let f = $flips(p, o, sq);
-                    (cp[k], co[k], sqs[k], fs[k]) = (o ^ f, p ^ f ^ (1u64 << sq), sq, f);
-                    k += 1;
+                for i in 0..4 {
+                    if rest == 0 {
+                        break;
+                    }
+                    let sq = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    (sqs[i], fs[i], placed[i], k) = (sq, $flips(p, o, sq), 1u64 << sq, i + 1);
                 }
-                if k == 0 {
-                    break;
-                }
+                let cp = [o ^ fs[0], o ^ fs[1], o ^ fs[2], o ^ fs[3]];
+                let co = [p ^ fs[0] ^ placed[0], p ^ fs[1] ^ placed[1], p ^ fs[2] ^ placed[2], p ^ fs[3] ^ placed[3]];
                 let replies = $moves4(&cp, &co);
                 for i in 0..k {
                     let key = if Some(sqs[i]) == tt_move {
@@ -656,10 +683,7 @@ macro_rules! endgame_impl {
                     } else {
                         order_key(ctx, cp[i], co[i], replies[i], n, parent.map(|f| (f, sqs[i], fs[i])), sqs[i], parity)
                     };
-                    list.insert_sorted((key, sqs[i] as u8, fs[i]), |x, y| x.0 > y.0);
-                }
-                if k < 4 {
-                    break;
+                    list.push((unique_key(key, sqs[i]), sqs[i] as u8, fs[i]));
                 }
             }
         }
@@ -808,17 +832,22 @@ macro_rules! endgame_impl {
             }
             let mut list = MoveList::new();
             if best <= alpha && rest != 0 {
-                sorted_moves(ctx, p, o, rest, None, n, &mut list, has);
+                scored_moves(ctx, p, o, rest, None, n, &mut list, has);
             }
             // Younger brothers another thread is searching are put off to a second pass.
             let busy = ctx.busy.filter(|_| n > ctx.cfg.busy_min);
             let eldest = if best_move.is_some() { usize::MAX } else { 0 };
             let mut deferred = 0u64;
             'passes: for pass in 0..2 {
-                for (i, &(_, sq, f)) in list.as_slice().iter().enumerate() {
+                for i in 0..list.as_slice().len() {
                     if pass == 1 && deferred >> i & 1 == 0 {
                         continue;
                     }
+                    // Pass 0 picks every place in order; pass 1 revisits places it filled.
+                    if pass == 0 {
+                        select(list.as_mut_slice(), i);
+                    }
+                    let (_, sq, f) = list.as_slice()[i];
                     let sq = sq as usize;
                     let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
                     if pass == 0 && i != eldest && busy.is_some_and(|t| t.is_busy(BusyTable::key(&Board::new(np, no)))) {
@@ -883,13 +912,15 @@ macro_rules! endgame_impl {
                 ctx.features.fill(p, o, n);
             }
             let mut list = MoveList::new();
-            sorted_moves(ctx, p, o, moves, tt_move, n, &mut list, has);
+            scored_moves(ctx, p, o, moves, tt_move, n, &mut list, has);
             let alpha0 = alpha;
             let mut alpha = alpha;
             let mut best = -65;
             let mut best_move = None;
             let mut child = Vec::new();
-            for (i, &(_, sq, f)) in list.as_slice().iter().enumerate() {
+            for i in 0..list.as_slice().len() {
+                select(list.as_mut_slice(), i);
+                let (_, sq, f) = list.as_slice()[i];
                 let sq = sq as usize;
                 let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
                 let mut s;
