@@ -844,7 +844,14 @@ macro_rules! endgame_impl {
             }
             let mut list = MoveList::new();
             if best <= alpha && rest != 0 {
-                scored_moves(ctx, p, o, rest, None, n, &mut list, has);
+                if rest & (rest - 1) == 0 {
+                    // One move left: nothing to order (its key, replies and evaluation
+                    // searches included, would be computed for nothing).
+                    let sq = rest.trailing_zeros() as usize;
+                    list.push((0, sq as u8, $flips(p, o, sq)));
+                } else {
+                    scored_moves(ctx, p, o, rest, None, n, &mut list, has);
+                }
             }
             // Younger brothers another thread is searching are put off to a second pass.
             let busy = ctx.busy.filter(|_| n > ctx.cfg.busy_min);
