@@ -95,6 +95,16 @@ impl Kernel {
         all
     }
 
+    /// True when the CPU has AVX-512 CD too (its per-lane leading-zero count) besides what
+    /// `wide` says: the exact solver then runs its copy with `bits::flips_avx512`.
+    pub fn lzcnt_wide(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if self.wide() {
+            return std::arch::is_x86_feature_detected!("avx512cd");
+        }
+        false
+    }
+
     pub fn name(self) -> &'static str {
         match self.0 {
             Isa::Portable => "portable",

@@ -207,6 +207,47 @@ pub fn flips_avx2(p: u64, o: u64, sq: usize) -> u64 {
     (_mm_cvtsi128_si64(h) | _mm_extract_epi64::<1>(h)) as u64
 }
 
+/// `flips_avx2` with AVX-512's per-lane leading-zero count (VL, CD): towards lower bits the
+/// nearest non-opponent square of each ray is its highest set bit, found in one instruction
+/// where the AVX2 routine fills the ray in three shift steps and looks one square beyond.
+///
+/// # Safety
+/// The CPU must support AVX2 and AVX-512 F, VL and CD (checked with `is_x86_feature_detected!`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512cd")]
+#[inline]
+pub fn flips_avx512(p: u64, o: u64, sq: usize) -> u64 {
+    use std::arch::x86_64::*;
+    let rays = &RAYS.0[sq & 63];
+    // SAFETY: unaligned loads of four u64 from arrays of eight u64 (indices 0..4 and 4..8).
+    let (up, down) = unsafe {
+        (
+            _mm256_loadu_si256(rays.as_ptr().cast()),
+            _mm256_loadu_si256(rays[4..].as_ptr().cast()),
+        )
+    };
+    let vp = _mm256_set1_epi64x(p as i64);
+    let vo = _mm256_set1_epi64x(o as i64);
+    let zero = _mm256_setzero_si256();
+    // Towards higher bits (E, S, SE, SW): the nearest non-opponent square is the lowest set
+    // bit; the squares below it on the ray flip when it is ours (none when there is none).
+    let blockers = _mm256_andnot_si256(vo, up);
+    let outflank = _mm256_and_si256(_mm256_and_si256(blockers, _mm256_sub_epi64(zero, blockers)), vp);
+    let f_up = _mm256_maskz_and_epi64(
+        _mm256_test_epi64_mask(outflank, outflank),
+        _mm256_add_epi64(outflank, _mm256_set1_epi64x(-1)),
+        up,
+    );
+    // Towards lower bits (W, N, NW, NE): the nearest is the highest set bit (a shift by 64,
+    // no such square, gives 0); the squares above it on the ray flip when it is ours.
+    let lz = _mm256_lzcnt_epi64(_mm256_andnot_si256(vo, down));
+    let outflank = _mm256_and_si256(_mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), lz), vp);
+    let f_down = _mm256_and_si256(_mm256_slli_epi64::<1>(_mm256_sub_epi64(zero, outflank)), down);
+    let f = _mm256_or_si256(f_up, f_down);
+    let h = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256::<1>(f));
+    (_mm_cvtsi128_si64(h) | _mm_extract_epi64::<1>(h)) as u64
+}
+
 /// Number of discs the player flips on `sq` when every other square is the opponent's
 /// (the last empty square of the game). Each of the four lines through `sq` is gathered into
 /// a byte (bit k = the line's square on file k, or on rank k for the column) and the flips
@@ -412,6 +453,26 @@ mod tests {
             for sq in Squares(!(p | o)) {
                 // SAFETY: AVX2 was detected above.
                 assert_eq!(unsafe { flips_avx2(p, o, sq) }, flips(p, o, sq), "p={p:#x} o={o:#x} sq={sq}");
+            }
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx512_flips_match_scalar() {
+        if !crate::base::Kernel::detect().lzcnt_wide() {
+            return;
+        }
+        let mut rng = Rng(0x5EED_F11B_0000_0002);
+        for _ in 0..50_000 {
+            let (p, o) = random_position(&mut rng);
+            for sq in Squares(!(p | o)) {
+                // SAFETY: the features were detected above.
+                assert_eq!(
+                    unsafe { flips_avx512(p, o, sq) },
+                    flips(p, o, sq),
+                    "p={p:#x} o={o:#x} sq={sq}"
+                );
             }
         }
     }

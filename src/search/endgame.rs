@@ -62,6 +62,9 @@ pub struct SolverConfig {
     pub shallow_cache_min: u32,
     /// At or above this many empties the ordering evaluation (if any) is used (from 12 rather
     /// than 14: 14 % fewer nodes on hard-20, and faster; from 11 fewer nodes still, slower).
+    /// From 13 since the flips and the move picking got cheaper (fifty-fourth session): 5 %
+    /// more nodes on the hard-20 quarter but 0.96x the time, FFO #40-#49 8.7 % more nodes
+    /// and 0.90x the time (paired); from 14 slower again.
     pub eval_order_min: u32,
     /// The ordering search gains a ply every this many empties above `eval_order_min`.
     pub eval_depth_step: u32,
@@ -93,7 +96,7 @@ impl Default for SolverConfig {
             tt_min: 11,
             ec_min: 7,
             shallow_cache_min: 5,
-            eval_order_min: 12,
+            eval_order_min: 13,
             eval_depth_step: 3,
             eval_weight: 512,
             busy_min: 10,
@@ -268,8 +271,29 @@ fn corner_stability(me: u64) -> u32 {
     (c | (next & me)).count_ones()
 }
 
-/// A sorted move list: (ordering key, square, flips).
+/// A move list: (ordering key, square, flips), picked best first by `select` as the search
+/// goes (a cut after the first moves leaves the rest unsorted).
 type MoveList = Stack<(i32, u8, u64), 64>;
+
+/// Swaps the best move of `list[i..]` into place `i`. The keys are unique (`unique_key`), so
+/// the order the moves are picked in does not depend on how earlier swaps left the rest.
+#[inline(always)]
+fn select(list: &mut [(i32, u8, u64)], i: usize) {
+    let mut best = i;
+    for j in i + 1..list.len() {
+        if list[j].0 > list[best].0 {
+            best = j;
+        }
+    }
+    list.swap(i, best);
+}
+
+/// An ordering key made unique by the square: among equal keys the lower square first, the
+/// order a stable sort of the squares in ascending order gave.
+#[inline(always)]
+fn unique_key(key: i32, sq: usize) -> i32 {
+    key.saturating_mul(64).saturating_add(63 - sq as i32)
+}
 /// Fastest-first key weights, against 1024 an opponent reply (a corner reply counts twice):
 /// each empty square next to the mover's discs (the opponent's potential mobility); a move
 /// into a quadrant of odd parity; each of the mover's discs stable at a corner after the
@@ -282,6 +306,17 @@ const CORNER_STABILITY_WEIGHT: i32 = 384;
 /// hard-20's nodes and 8 % off its time; from 3 empties the nodes went down 7 % more but
 /// the time up 3.5 %.
 const SHALLOW_STABILITY_MIN: u32 = 4;
+/// ... and only where alpha is at least 2 n - 2 with n empties (Edax's thresholds at 4-6
+/// empties take the same values): below that the cutoff seldom succeeds and computing the
+/// stable discs costs more than the nodes it saves. Hard-20 quarter: 2.2 % more nodes,
+/// 0.97x the time (paired A B A B x 5); alpha >= 2 n was as fast, 2 n + 4 slower, and the
+/// same threshold above 6 empties no faster.
+const SHALLOW_STABILITY_SLACK: i32 = 2;
+/// ProbCut's checks (2- and 4-ply evaluation searches, most of the evaluation's time in a
+/// solve) are searched only where the node's static evaluation lies within this many discs of
+/// the bound they test: hard-20 quarter 0.980x the time (nodes +0.2 %), FFO #40-#49 0.981x
+/// (nodes the same), paired; 6 discs took FFO #40-#49 to +3 % nodes and 1.028x.
+const PROBCUT_PRETEST_MARGIN: i32 = 10;
 /// Without an evaluation, a 3-ply mobility search orders moves from this many empties.
 const MOBILITY_ORDER_MIN: u32 = 18;
 /// The ordering search is not counted and does not poll the stop flag inside (a node skips the
@@ -382,7 +417,10 @@ macro_rules! endgame_impl {
         $(#[$attr])*
         fn nws_shallow(ctx: &mut Ctx, p: u64, o: u64, alpha: i32, empties: u64, n: u32, parity: usize) -> i32 {
             ctx.nodes += 1;
-            if n >= SHALLOW_STABILITY_MIN && 64 - 2 * o.count_ones() as i32 <= alpha {
+            if n >= SHALLOW_STABILITY_MIN
+                && alpha >= 2 * n as i32 - SHALLOW_STABILITY_SLACK
+                && 64 - 2 * o.count_ones() as i32 <= alpha
+            {
                 let bound = 64 - 2 * stable_discs(o, p).count_ones() as i32;
                 if bound <= alpha {
                     return bound;
@@ -561,10 +599,19 @@ macro_rules! endgame_impl {
                     eval_ab(e, p, o, a, b, m.check)
                 }
             };
-            if hi <= 64 && check(hi - 1, hi) >= hi {
+            // The node's static evaluation first: a check whose bound lies more than
+            // `PROBCUT_PRETEST_MARGIN` beyond it seldom cuts, and is not searched.
+            let b = Board::new(p, o);
+            let v0 = if has {
+                // SAFETY: slot n of `ctx.features` holds the indices of (p, o) (`has`).
+                unsafe { e.evaluate_features_within(&b, ctx.features.at[n as usize].f.me(), bits::moves(p, o), 1, 0) }
+            } else {
+                eval_ab(e, p, o, -1000, 1000, 0)
+            };
+            if hi <= 64 && v0 >= hi - PROBCUT_PRETEST_MARGIN && check(hi - 1, hi) >= hi {
                 return Some(alpha + 1);
             }
-            if lo >= -64 && check(lo, lo + 1) <= lo {
+            if lo >= -64 && v0 <= lo + PROBCUT_PRETEST_MARGIN && check(lo, lo + 1) <= lo {
                 return Some(alpha);
             }
             None
@@ -617,11 +664,11 @@ macro_rules! endgame_impl {
             }
         }
 
-        /// Move list sorted best first: (key, square, flips). `has`: slot n of `ctx.features`
-        /// holds the node's indices.
+        /// Move list with its ordering keys (unsorted: `select` picks from it): (key, square,
+        /// flips). `has`: slot n of `ctx.features` holds the node's indices.
         $(#[$attr])*
         #[allow(clippy::too_many_arguments)]
-        fn sorted_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32, list: &mut MoveList, has: bool) {
+        fn scored_moves(ctx: &Ctx, p: u64, o: u64, moves: u64, tt_move: Option<usize>, n: u32, list: &mut MoveList, has: bool) {
             // The parent's pattern indices, once, where the evaluation orders the children.
             let own;
             let parent = match ctx.eval {
@@ -637,18 +684,24 @@ macro_rules! endgame_impl {
             };
             let parity = parity_word(!(p | o));
             // Children in batches of four: their replies come from one (vectorised) call.
-            let mut squares = Squares(moves);
-            loop {
-                let (mut cp, mut co, mut sqs, mut fs) = ([0u64; 4], [0u64; 4], [0usize; 4], [0u64; 4]);
+            let mut rest = moves;
+            while rest != 0 {
+                // Filled at constant places (the loop unrolls), so the four children stay in
+                // registers on their way into one vector: written one by one into memory and
+                // read back as a vector, they waited on a failed store forwarding. A place
+                // left empty holds the parent itself, whose replies are not read.
+                let (mut sqs, mut fs, mut placed) = ([0usize; 4], [0u64; 4], [0u64; 4]);
                 let mut k = 0;
-                for sq in squares.by_ref().take(4) {
-                    let f = $flips(p, o, sq);
-                    (cp[k], co[k], sqs[k], fs[k]) = (o ^ f, p ^ f ^ (1u64 << sq), sq, f);
-                    k += 1;
+                for i in 0..4 {
+                    if rest == 0 {
+                        break;
+                    }
+                    let sq = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    (sqs[i], fs[i], placed[i], k) = (sq, $flips(p, o, sq), 1u64 << sq, i + 1);
                 }
-                if k == 0 {
-                    break;
-                }
+                let cp = [o ^ fs[0], o ^ fs[1], o ^ fs[2], o ^ fs[3]];
+                let co = [p ^ fs[0] ^ placed[0], p ^ fs[1] ^ placed[1], p ^ fs[2] ^ placed[2], p ^ fs[3] ^ placed[3]];
                 let replies = $moves4(&cp, &co);
                 for i in 0..k {
                     let key = if Some(sqs[i]) == tt_move {
@@ -656,10 +709,7 @@ macro_rules! endgame_impl {
                     } else {
                         order_key(ctx, cp[i], co[i], replies[i], n, parent.map(|f| (f, sqs[i], fs[i])), sqs[i], parity)
                     };
-                    list.insert_sorted((key, sqs[i] as u8, fs[i]), |x, y| x.0 > y.0);
-                }
-                if k < 4 {
-                    break;
+                    list.push((unique_key(key, sqs[i]), sqs[i] as u8, fs[i]));
                 }
             }
         }
@@ -808,17 +858,29 @@ macro_rules! endgame_impl {
             }
             let mut list = MoveList::new();
             if best <= alpha && rest != 0 {
-                sorted_moves(ctx, p, o, rest, None, n, &mut list, has);
+                if rest & (rest - 1) == 0 {
+                    // One move left: nothing to order (its key, replies and evaluation
+                    // searches included, would be computed for nothing).
+                    let sq = rest.trailing_zeros() as usize;
+                    list.push((0, sq as u8, $flips(p, o, sq)));
+                } else {
+                    scored_moves(ctx, p, o, rest, None, n, &mut list, has);
+                }
             }
             // Younger brothers another thread is searching are put off to a second pass.
             let busy = ctx.busy.filter(|_| n > ctx.cfg.busy_min);
             let eldest = if best_move.is_some() { usize::MAX } else { 0 };
             let mut deferred = 0u64;
             'passes: for pass in 0..2 {
-                for (i, &(_, sq, f)) in list.as_slice().iter().enumerate() {
+                for i in 0..list.as_slice().len() {
                     if pass == 1 && deferred >> i & 1 == 0 {
                         continue;
                     }
+                    // Pass 0 picks every place in order; pass 1 revisits places it filled.
+                    if pass == 0 {
+                        select(list.as_mut_slice(), i);
+                    }
+                    let (_, sq, f) = list.as_slice()[i];
                     let sq = sq as usize;
                     let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
                     if pass == 0 && i != eldest && busy.is_some_and(|t| t.is_busy(BusyTable::key(&Board::new(np, no)))) {
@@ -883,13 +945,15 @@ macro_rules! endgame_impl {
                 ctx.features.fill(p, o, n);
             }
             let mut list = MoveList::new();
-            sorted_moves(ctx, p, o, moves, tt_move, n, &mut list, has);
+            scored_moves(ctx, p, o, moves, tt_move, n, &mut list, has);
             let alpha0 = alpha;
             let mut alpha = alpha;
             let mut best = -65;
             let mut best_move = None;
             let mut child = Vec::new();
-            for (i, &(_, sq, f)) in list.as_slice().iter().enumerate() {
+            for i in 0..list.as_slice().len() {
+                select(list.as_mut_slice(), i);
+                let (_, sq, f) = list.as_slice()[i];
                 let sq = sq as usize;
                 let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
                 let mut s;
@@ -994,6 +1058,13 @@ mod x86v3 {
     endgame_impl!(crate::board::bits::moves_x4_avx2, crate::board::bits::flips_avx2; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2")]);
 }
 
+/// The x86-64-v3 copy with AVX-512's leading-zero count in the flips (`bits::flips_avx512`),
+/// for CPUs where `Kernel::lzcnt_wide` holds.
+#[cfg(target_arch = "x86_64")]
+mod x86v4 {
+    endgame_impl!(crate::board::bits::moves_x4_avx2, crate::board::bits::flips_avx512; #[target_feature(enable = "popcnt,lzcnt,bmi1,bmi2,avx2,avx512f,avx512vl,avx512cd")]);
+}
+
 /// The solver: owns its TT; one solve at a time.
 pub struct Solver {
     /// Shared with the other threads of a parallel search.
@@ -1089,6 +1160,8 @@ impl Solver {
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
         let score = match self.kernel.isa() {
             Isa::Portable => unsafe { portable::null_window(&mut ctx, *b, alpha) },
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86V3 if self.kernel.lzcnt_wide() => unsafe { x86v4::null_window(&mut ctx, *b, alpha) },
             #[cfg(target_arch = "x86_64")]
             Isa::X86V3 => unsafe { x86v3::null_window(&mut ctx, *b, alpha) },
         };
@@ -1206,6 +1279,8 @@ impl Solver {
         match self.kernel.isa() {
             Isa::Portable => unsafe { portable::eval_search(eval, *b, depth) },
             #[cfg(target_arch = "x86_64")]
+            Isa::X86V3 if self.kernel.lzcnt_wide() => unsafe { x86v4::eval_search(eval, *b, depth) },
+            #[cfg(target_arch = "x86_64")]
             Isa::X86V3 => unsafe { x86v3::eval_search(eval, *b, depth) },
         }
     }
@@ -1215,6 +1290,8 @@ impl Solver {
         // SAFETY: `Kernel::detect` verified the CPU features of the x86 copy.
         match self.kernel.isa() {
             Isa::Portable => unsafe { portable::root(ctx, *b, alpha, beta, guess, pv) },
+            #[cfg(target_arch = "x86_64")]
+            Isa::X86V3 if self.kernel.lzcnt_wide() => unsafe { x86v4::root(ctx, *b, alpha, beta, guess, pv) },
             #[cfg(target_arch = "x86_64")]
             Isa::X86V3 => unsafe { x86v3::root(ctx, *b, alpha, beta, guess, pv) },
         }
@@ -1300,7 +1377,7 @@ mod tests {
         for game in 0..200 {
             let b = crate::board::random_game(&mut seed, 9 + game % 3);
             let exact = minimax(b);
-            for kernel in [Kernel::PORTABLE, Kernel::detect()] {
+            for kernel in Kernel::every() {
                 solver.kernel = kernel;
                 solver.tt.clear();
                 let r = solver.solve(&b, SolveMode::Exact, None, &stop);
@@ -1382,6 +1459,11 @@ mod tests {
                         if Kernel::detect().isa() == Isa::X86V3 {
                             // SAFETY: `Kernel::detect` found the copy's features.
                             assert_eq!(unsafe { x86v3::eval_window(e, b, alpha, beta, depth) }, want, "{b:?} {depth}");
+                        }
+                        #[cfg(target_arch = "x86_64")]
+                        if Kernel::detect().lzcnt_wide() {
+                            // SAFETY: `Kernel::lzcnt_wide` found the copy's features.
+                            assert_eq!(unsafe { x86v4::eval_window(e, b, alpha, beta, depth) }, want, "{b:?} {depth}");
                         }
                         checked += 1;
                     }

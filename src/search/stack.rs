@@ -61,6 +61,12 @@ impl<T: Copy, const N: usize> Stack<T, N> {
     }
 
     #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        // SAFETY: as `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<T>(), self.len) }
+    }
+
+    #[inline(always)]
     pub fn as_slice(&self) -> &[T] {
         // SAFETY: the first `len` items were written by `push`/`insert_sorted`, and
         // `MaybeUninit<T>` has the layout of `T`.
