@@ -67,6 +67,9 @@ pub struct SolverConfig {
     /// and 0.90x the time (paired); from 14 slower again.
     pub eval_order_min: u32,
     /// The ordering search gains a ply every this many empties above `eval_order_min`.
+    /// Every 4 rather than 3 (fifty-fourth session): FFO #50 and #51 (26-27 empties) 0.87x the
+    /// time, FFO #40-#49 and the hard-20 quarter the same (paired): deep orderings at 25 and
+    /// more empties cost more than their better order saved.
     pub eval_depth_step: u32,
     /// Weight of the ordering search's score (discs) against the reply count (1024 a reply).
     pub eval_weight: i32,
@@ -97,7 +100,7 @@ impl Default for SolverConfig {
             ec_min: 7,
             shallow_cache_min: 5,
             eval_order_min: 13,
-            eval_depth_step: 3,
+            eval_depth_step: 4,
             eval_weight: 512,
             busy_min: 10,
             etc_min: 8,
