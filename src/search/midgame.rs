@@ -885,16 +885,21 @@ macro_rules! midgame_impl {
                 pool.publish(&sp);
                 self.share(&sp);
                 pool.withdraw(&sp);
-                // Wait for the helpers still inside, helping with the points below this one.
+                // Wait for the helpers still inside, helping with the points below this one
+                // (counted idle meanwhile, so that they make such points).
+                let mut waiting = Some(pool.owner_waiting());
                 while sp.busy() {
                     match pool.job_under(&sp) {
                         Some(job) => {
+                            drop(waiting.take());
                             self.share(&job);
                             job.leave();
+                            waiting = Some(pool.owner_waiting());
                         }
                         None => std::hint::spin_loop(),
                     }
                 }
+                drop(waiting);
                 // A cut of this point stopped this thread's own child, not its search.
                 self.aborted = self.must_stop();
                 sp.values()

@@ -151,6 +151,14 @@ impl Pool {
         self.idle.load(Ordering::Relaxed) > 0
     }
 
+    /// Counts the calling owner as idle until the guard drops: an owner waiting for the
+    /// workers of its split point can take work only from points below it, and those exist
+    /// only if the workers split for it (they split only when someone is idle).
+    pub fn owner_waiting(&self) -> OwnerWaiting<'_> {
+        self.idle.fetch_add(1, Ordering::Relaxed);
+        OwnerWaiting(self)
+    }
+
     /// Offers a split point to the waiting helpers.
     pub fn publish(&self, sp: &Arc<SplitPoint>) {
         let mut open = self.open.lock();
@@ -224,5 +232,14 @@ impl Pool {
         let _open = self.open.lock();
         self.over.store(true, Ordering::Relaxed);
         self.wake.notify_all();
+    }
+}
+
+/// An owner counted idle while it waits (`Pool::owner_waiting`).
+pub struct OwnerWaiting<'p>(&'p Pool);
+
+impl Drop for OwnerWaiting<'_> {
+    fn drop(&mut self) {
+        self.0.idle.fetch_sub(1, Ordering::Relaxed);
     }
 }
