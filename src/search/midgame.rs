@@ -47,8 +47,11 @@ const MAX_MPC_NESTING: u32 = 3;
 const TT_MIN_DEPTH: u32 = 3;
 /// PV nodes share their younger brothers with idle threads at this remaining depth and above.
 const SPLIT_MIN_DEPTH: u32 = 6;
-/// Null-window nodes do so from this remaining depth (their brothers are cheaper to refute).
-const SPLIT_NWS_DEPTH: u32 = 6;
+/// Null-window nodes do so from this remaining depth, once their eldest brother (or any later
+/// one) failed to refute them: from 4 rather than 6, and at any brother rather than the second
+/// only, two threads searched `bench --depth 18 --selectivity 80` in 0.95x the time (fifty-fourth
+/// session, with the waiting owner counted idle; docs/history/measurements.md#session-54).
+const SPLIT_NWS_DEPTH: u32 = 4;
 /// Null-window nodes at this remaining depth and above look up their children in the TT
 /// before ordering them (enhanced transposition cutoff): one child already known to refute
 /// the node saves the ordering searches and the move loop.
@@ -684,8 +687,8 @@ macro_rules! midgame_impl {
                     let from = searched.min(all.len());
                     let list = &all[from..all.len().min(self.nbest.unwrap_or(usize::MAX)).max(from)];
                     for (i, &(_, sq, child)) in list.iter().enumerate() {
-                        if i + searched == 1 && depth >= SPLIT_NWS_DEPTH && list.len() - i > 1 && self.can_split() {
-                            // The eldest brother did not refute the node: share the others.
+                        if i + searched >= 1 && depth >= SPLIT_NWS_DEPTH && list.len() - i > 1 && self.can_split() {
+                            // The elder brothers did not refute the node: share the others.
                             let values = self.split_search(b, f, &list[i..], alpha, depth, true);
                             for (v, &(_, sq, _)) in values.iter().zip(&list[i..]) {
                                 if let Some(v) = *v
@@ -1205,7 +1208,7 @@ mod tests {
         }
     }
 
-    /// Nodes from depth 6 share their younger brothers with idle threads (PV nodes under PVS,
+    /// Nodes from depth 6 (PV) and 4 (null-window) share their younger brothers with idle threads (PV nodes under PVS,
     /// null-window nodes under both drivers; MTD(f) splits at its null-window root at once):
     /// the value of a full-width search stays the negamax value, and the best move achieves it.
     #[test]
