@@ -201,8 +201,26 @@ fn main() -> Result<(), String> {
         "{} records; DIM {dim}, {epochs} epochs, LR {lr0}, LIN_LR {lin_lr0}, DECAY {decay}",
         records.len()
     );
+    // `SPAN=n`: a stage's layer also trains on the records within n empties of its own (the
+    // neighbouring stages' nearest), each fitted on the residual of its own stage's linear
+    // value, so that the rows see more positions; the held-out set stays the stage's own.
+    let span = setting("SPAN", 0);
+    let lin_all: Vec<Vec<f32>> = if span > 0 {
+        (0..STAGES).map(|s| evaluator.stage_weights(s)).collect()
+    } else {
+        Vec::new()
+    };
     for &st in &stages {
-        let own = |r: &&oxello::eval::dataset::Record| eval::stage(r.board.empty_count()) == st;
+        let lo = st as u32 * STAGE_WIDTH;
+        let hi = lo + STAGE_WIDTH - 1;
+        let own = |r: &&oxello::eval::dataset::Record| {
+            let e = r.board.empty_count();
+            if r.game % 10 == 9 || span == 0 {
+                eval::stage(e) == st
+            } else {
+                e + span >= lo && e <= hi + span && e.min(59) / STAGE_WIDTH < STAGES as u32
+            }
+        };
         let n_train = records.iter().filter(own).filter(|r| r.game % 10 != 9).count();
         let every = n_train.div_ceil(per_stage.max(1)).max(1);
         let (mut train, mut hold) = (Set::new(), Set::new());
@@ -224,10 +242,20 @@ fn main() -> Result<(), String> {
                 }
                 &mut train
             };
-            set.features.extend_from_slice(&eval::features(&r.board, bmi2));
-            set.targets.push(f32::from(r.score));
+            let feats = eval::features(&r.board, bmi2);
+            let rs = eval::stage(r.board.empty_count());
+            // A neighbour's record: its target less its own stage's linear value, plus this
+            // stage's, so that this stage's layer learns that stage's residual.
+            let shift = if rs == st {
+                0.0
+            } else {
+                let (own_lin, this_lin) = (&lin_all[rs], &lin_all[st]);
+                feats.iter().map(|&j| this_lin[j as usize] - own_lin[j as usize]).sum::<f32>()
+            };
+            set.features.extend_from_slice(&feats);
+            set.targets.push(f32::from(r.score) + shift);
             set.heads.push(if per_empties {
-                (r.board.empty_count().min(59) % STAGE_WIDTH) as u8
+                (r.board.empty_count().clamp(lo, hi) % STAGE_WIDTH) as u8
             } else {
                 0
             });
@@ -298,6 +326,10 @@ fn main() -> Result<(), String> {
         let mut acts = [0f32; 64];
         let mut acts2 = [0f32; 64];
         let mut seen = vec![false; STAGE_WEIGHTS];
+        // `ADA=n`: the rows' steps by row-wise Adagrad (learning rate n / 1000 over the root of
+        // the row's summed squared gradients), so that rows few records reach still move far.
+        let ada = setting("ADA", 0) as f32 * 1e-3;
+        let mut g2 = vec![1e-3f32; if ada > 0.0 { STAGE_WEIGHTS } else { 0 }];
         for epoch in 0..epochs {
             let t0 = Instant::now();
             if epoch == 0 {
@@ -350,9 +382,26 @@ fn main() -> Result<(), String> {
                     }
                     m.v[h + k] -= lr * g * acts[k];
                 }
+                let norm2 = if ada > 0.0 {
+                    dh[..dim]
+                        .iter()
+                        .zip(&acts[..dim])
+                        .map(|(d, a)| if *a > 0.0 { d * d } else { 0.0 })
+                        .sum::<f32>()
+                        / dim as f32
+                } else {
+                    0.0
+                };
                 for &j in f {
                     m.lin[j as usize] -= lin_lr * g;
-                    if dim > 0 && vectored[j as usize] {
+                    if dim > 0 && vectored[j as usize] && ada > 0.0 {
+                        let acc = &mut g2[j as usize];
+                        *acc += norm2;
+                        let rate = ada * fall / (lr * acc.sqrt());
+                        for (e, u) in m.emb[j as usize * dim..][..dim].iter_mut().zip(&up[..dim]) {
+                            *e -= u * rate + decay * *e;
+                        }
+                    } else if dim > 0 && vectored[j as usize] {
                         for (e, u) in m.emb[j as usize * dim..][..dim].iter_mut().zip(&up[..dim]) {
                             *e -= u + decay * *e;
                         }
