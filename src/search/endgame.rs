@@ -282,11 +282,13 @@ type MoveList = Stack<(i32, u8, u64), 64>;
 /// the order the moves are picked in does not depend on how earlier swaps left the rest.
 #[inline(always)]
 fn select(list: &mut [(i32, u8, u64)], i: usize) {
-    let mut best = i;
-    for j in i + 1..list.len() {
-        if list[j].0 > list[best].0 {
-            best = j;
-        }
+    // The best key kept in a register and both updates made conditional moves: a branch on
+    // each comparison was mispredicted at every new maximum.
+    let (mut best, mut key) = (i, list[i].0);
+    for (j, m) in list.iter().enumerate().skip(i + 1) {
+        let better = m.0 > key;
+        best = if better { j } else { best };
+        key = if better { m.0 } else { key };
     }
     list.swap(i, best);
 }
