@@ -85,16 +85,28 @@ const CLOCK_EXTRA_PLIES: u32 = 4;
 /// The small-shape layer before it had shown no gain there (10 s a game: 49.0 % of 311 games),
 /// and the clock kept the evaluation without a layer until then. Under a clock the first
 /// search does not wait for the layer to be made (`waits_for_layer`).
-pub fn clock_level(budget: Budget, empties: u32, levels: &Levels) -> Level {
+pub fn clock_level(budget: Budget, empties: u32, levels: &Levels, threads: usize) -> Level {
     Level {
         layer: true,
-        ..clock_row(budget, empties, levels)
+        ..clock_row(budget, empties, levels, threads)
     }
 }
 
+/// How many times faster than one thread `threads` search, as the clock counts it: the
+/// ladder's seconds are one thread's, and a search on two threads is 1.66-1.74x as fast on
+/// two cores (docs/figures.md#threads-the-extra-nodes-more-threads-cost), so with the one-thread
+/// ladder a two-thread engine chose one thread's level and left its clock unused (two threads
+/// against one at 6 s a game: 56.2 %, 3.4 s of the 6 used; docs/history/measurements.md#session-55).
+/// Modelled as threads^0.7 (1.62x for two), never counting more threads than cores.
+fn thread_speed(threads: usize) -> f64 {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (threads.clamp(1, cores.max(1)) as f64).powf(0.7)
+}
+
 /// The level row (or, past level 20's time, the depth-60 level) a clock's budget allows.
-fn clock_row(budget: Budget, empties: u32, levels: &Levels) -> Level {
-    let game = crate::time::game_equivalent(budget.target, empties).as_secs_f64() * LEVEL_SHARE;
+fn clock_row(budget: Budget, empties: u32, levels: &Levels, threads: usize) -> Level {
+    let speed = thread_speed(threads);
+    let game = crate::time::game_equivalent(budget.target, empties).as_secs_f64() * LEVEL_SHARE * speed;
     let (top, top_seconds) = LEVEL_SECONDS[LEVEL_SECONDS.len() - 1];
     if game < top_seconds * 2.0 {
         // The nearest level rather than the one below: the levels are 1.3-2x apart, and taking
@@ -110,7 +122,7 @@ fn clock_row(budget: Budget, empties: u32, levels: &Levels) -> Level {
         };
         return levels.get(level);
     }
-    let allowed = budget.hard.as_secs_f64() / 3.0;
+    let allowed = budget.hard.as_secs_f64() / 3.0 * speed;
     let exact = (0..=14u32)
         .map(|k| 14 + k)
         .take_while(|&e| 0.03 * 1.9f64.powi(e as i32 - 20) <= allowed)
@@ -401,7 +413,7 @@ impl Think for SearchThinker {
     fn think(&mut self, req: &ThinkRequest, stop: &AtomicBool, report: &mut dyn FnMut(ThinkInfo)) -> ThinkResult {
         let start = Instant::now();
         let level = match req.time {
-            Some(budget) if req.by_clock => clock_level(budget, req.position.board.empty_count(), &self.levels),
+            Some(budget) if req.by_clock => clock_level(budget, req.position.board.empty_count(), &self.levels, self.threads),
             _ => self.levels.get(req.level),
         };
         let b = req.position.board;
@@ -607,6 +619,24 @@ mod tests {
         assert_eq!(loads.load(Ordering::Relaxed), 1);
     }
 
+    /// More threads than one climb the ladder faster: a budget picks at least the level one
+    /// thread would, and on a machine of two cores or more a higher one somewhere on the ladder.
+    #[test]
+    fn more_threads_pick_a_level_at_least_as_deep() {
+        let levels = Levels::embedded().expect("embedded levels");
+        assert_eq!(thread_speed(1), 1.0);
+        let mut higher = false;
+        for ms in [20u64, 50, 100, 200, 400, 800] {
+            let d = std::time::Duration::from_millis(ms);
+            let b = Budget { target: d, hard: d * 3 };
+            let (one, two) = (clock_level(b, 40, &levels, 1), clock_level(b, 40, &levels, 2));
+            assert!(two.depth >= one.depth, "{ms} ms: {} < {}", two.depth, one.depth);
+            higher |= two.depth > one.depth;
+        }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        assert_eq!(higher, cores >= 2);
+    }
+
     /// A level chosen by the clock reads the layer at every budget, also where the row it
     /// takes is not marked (the shipped table marks only levels 17 and 20).
     #[test]
@@ -615,7 +645,7 @@ mod tests {
         assert!(!levels.get(12).layer && levels.get(17).layer);
         for secs in [0.05, 0.5, 2.0, 10.0, 60.0, 600.0] {
             let d = std::time::Duration::from_secs_f64(secs);
-            let level = clock_level(Budget { target: d, hard: d * 3 }, 40, &levels);
+            let level = clock_level(Budget { target: d, hard: d * 3 }, 40, &levels, 1);
             assert!(level.layer, "{secs} s");
         }
     }
