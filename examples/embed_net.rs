@@ -31,6 +31,10 @@
 //! `HEADS=1` gives each empties count of a stage its own output head (`c`, `v`, the second
 //! layer), the rows shared; `L2=n` adds a second layer of n units (at most `net::MAX_L2`)
 //! over the first's activations. Either writes `net.bin` versions 4 / 5 (`src/eval/net.rs`).
+//! `EXTRA_DATA=FILE`: text records (e.g. `leaf_error`'s search leaves) of each stage join its
+//! training set, `EXTRA_WEIGHT` copies each.
+//! `BASE_NET=FILE` with `ASSEMBLE`: stages with no `stage-N.net` keep FILE's layer (e.g.
+//! `params/net.bin`) instead of none.
 //! `DIM` must be one the engine reads (`net::DIMS`: 8 or 16) for a run that writes.
 
 use oxello::corpus::LabelPolicy;
@@ -68,7 +72,8 @@ impl Set {
         self.targets.len()
     }
     fn row(&self, i: usize) -> &[u32] {
-        &self.features[i * TERMS..][..TERMS]
+        let w = width();
+        &self.features[i * w..][..w]
     }
 }
 
@@ -155,6 +160,45 @@ impl Model {
 }
 
 /// Uniform in [-1, 1).
+/// Extra terms beyond the engine's (a measurement only: the engine reads none of them).
+/// `STABLE=1`: the two sides' stable-disc counts (rows `STAGE_WEIGHTS + n` and `+ 65 + n`);
+/// `QPAR=1`: which quadrants hold an odd number of empties (16 rows from `+ 130`).
+fn extras() -> (bool, bool) {
+    (setting("STABLE", 0) != 0, setting("QPAR", 0) != 0)
+}
+
+const EXTRA_ROWS: usize = 146;
+
+fn width() -> usize {
+    let (st, qp) = extras();
+    TERMS + 2 * usize::from(st) + usize::from(qp)
+}
+
+fn extra_terms(b: &oxello::board::Board, out: &mut Vec<u32>) {
+    let (st, qp) = extras();
+    let base = STAGE_WEIGHTS as u32;
+    if st {
+        let me = oxello::board::stability::stable_discs(b.player, b.opponent).count_ones();
+        let them = oxello::board::stability::stable_discs(b.opponent, b.player).count_ones();
+        out.push(base + me);
+        out.push(base + 65 + them);
+    }
+    if qp {
+        let empty = !(b.player | b.opponent);
+        let quads = [
+            0x0000_0000_0F0F_0F0Fu64,
+            0x0000_0000_F0F0_F0F0,
+            0x0F0F_0F0F_0000_0000,
+            0xF0F0_F0F0_0000_0000,
+        ];
+        let mask = quads
+            .iter()
+            .enumerate()
+            .fold(0u32, |m, (k, q)| m | ((empty & q).count_ones() & 1) << k);
+        out.push(base + 130 + mask);
+    }
+}
+
 fn uniform(seed: &mut SplitMix) -> f32 {
     (seed.next_u64() >> 40) as f32 / (1u64 << 23) as f32 - 1.0
 }
@@ -175,6 +219,9 @@ fn main() -> Result<(), String> {
     let decay = setting("DECAY", 10) as f32 * 1e-6;
     let mut seed = SplitMix(u64::from(setting("SEED", 1)));
     let out = std::env::var("OUT").ok().map(PathBuf::from);
+    if out.is_some() && width() != TERMS {
+        return Err("OUT: the engine reads no STABLE / QPAR terms (a measurement only)".into());
+    }
     if out.is_some() && !net::DIMS.contains(&dim) {
         return Err(format!("OUT: the engine reads a layer of DIM {:?}", net::DIMS));
     }
@@ -188,7 +235,13 @@ fn main() -> Result<(), String> {
     if l2 > net::MAX_L2 {
         return Err(format!("L2: at most {}", net::MAX_L2));
     }
-    let evaluator = Evaluator::embedded().map_err(|e| e.to_string())?;
+    // `LIN_FROM=FILE`: the linear part starts from (and with `LIN_LR=0` keeps) that
+    // `eval.bin`'s weights instead of the shipped ones, e.g. a stage refitted by `oxello train`;
+    // with `OUT` each trained stage's `stage-N.lin` is then that file's stage.
+    let evaluator = match std::env::var("LIN_FROM") {
+        Ok(path) => Evaluator::load(std::path::Path::new(&path)).map_err(|e| e.to_string())?,
+        Err(_) => Evaluator::embedded().map_err(|e| e.to_string())?,
+    };
     let corpus = Corpus::load(&paths).map_err(|e| e.to_string())?;
     let records = corpus.records(LabelPolicy::DeepFrom(21), 1.0);
     drop(corpus);
@@ -253,6 +306,7 @@ fn main() -> Result<(), String> {
                 feats.iter().map(|&j| this_lin[j as usize] - own_lin[j as usize]).sum::<f32>()
             };
             set.features.extend_from_slice(&feats);
+            extra_terms(&r.board, &mut set.features);
             set.targets.push(f32::from(r.score) + shift);
             set.heads.push(if per_empties {
                 (r.board.empty_count().clamp(lo, hi) % STAGE_WIDTH) as u8
@@ -260,12 +314,38 @@ fn main() -> Result<(), String> {
                 0
             });
         }
+        // `EXTRA_DATA=FILE` (text records, e.g. the search leaves `leaf_error` writes): its
+        // records of this stage join the training set, each `EXTRA_WEIGHT` times (default 1).
+        if let Ok(file) = std::env::var("EXTRA_DATA") {
+            let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+            let (extra, bad) = oxello::eval::dataset::parse(&text);
+            if let Some((line, why)) = bad.first() {
+                return Err(format!("{file}:{line}: {why}"));
+            }
+            let copies = setting("EXTRA_WEIGHT", 1);
+            let mut added = 0usize;
+            for r in extra.iter().filter(|r| eval::stage(r.board.empty_count()) == st) {
+                for _ in 0..copies {
+                    train.features.extend_from_slice(&eval::features(&r.board, bmi2));
+                    extra_terms(&r.board, &mut train.features);
+                    train.targets.push(f32::from(r.score));
+                    train.heads.push(if per_empties {
+                        (r.board.empty_count().clamp(lo, hi) % STAGE_WIDTH) as u8
+                    } else {
+                        0
+                    });
+                    added += 1;
+                }
+            }
+            println!("stage {st}: {added} training records from {file} ({copies} copies each)");
+        }
         hold.seen = hold_boards.iter().map(|b| in_train.contains(b)).collect();
         drop(in_train);
         // `SKIP_SQUARES=n`: the shapes of n squares or more read no vector (their rows stay
         // zero), to see what the layer gains from the tables that stay in the caches.
         let skip = setting("SKIP_SQUARES", 99) as usize;
-        let vectored: Vec<bool> = (0..STAGE_WEIGHTS)
+        let rows_n = STAGE_WEIGHTS + EXTRA_ROWS;
+        let vectored: Vec<bool> = (0..rows_n)
             .map(|r| {
                 (0..patterns::N_SHAPES)
                     .all(|s| patterns::SHAPES[s].len() < skip || !(patterns::OFFSETS[s]..patterns::OFFSETS[s + 1]).contains(&r))
@@ -273,8 +353,12 @@ fn main() -> Result<(), String> {
             .collect();
         let mut m = Model {
             dim,
-            lin: evaluator.stage_weights(st),
-            emb: (0..STAGE_WEIGHTS * dim)
+            lin: {
+                let mut l = evaluator.stage_weights(st);
+                l.resize(rows_n, 0.0);
+                l
+            },
+            emb: (0..rows_n * dim)
                 .map(|i| {
                     if vectored[i / dim.max(1)] {
                         uniform(&mut seed) * 0.1
@@ -325,11 +409,11 @@ fn main() -> Result<(), String> {
         let mut step = 0usize;
         let mut acts = [0f32; 64];
         let mut acts2 = [0f32; 64];
-        let mut seen = vec![false; STAGE_WEIGHTS];
+        let mut seen = vec![false; rows_n];
         // `ADA=n`: the rows' steps by row-wise Adagrad (learning rate n / 1000 over the root of
         // the row's summed squared gradients), so that rows few records reach still move far.
         let ada = setting("ADA", 0) as f32 * 1e-3;
-        let mut g2 = vec![1e-3f32; if ada > 0.0 { STAGE_WEIGHTS } else { 0 }];
+        let mut g2 = vec![1e-3f32; if ada > 0.0 { rows_n } else { 0 }];
         for epoch in 0..epochs {
             let t0 = Instant::now();
             if epoch == 0 {
@@ -447,14 +531,17 @@ fn main() -> Result<(), String> {
         );
         if let Some(dir) = &out {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            let lin: Vec<u8> = m
-                .lin
+            // The extra rows (`STABLE`, `QPAR`) are never written (`OUT` refuses them).
+            let lin: Vec<u8> = m.lin[..STAGE_WEIGHTS]
                 .iter()
                 .flat_map(|w| quantize(*w, eval::SCALE as f32).to_le_bytes())
                 .collect();
             let raw = RawStage {
                 stage: st,
-                entries: m.emb.iter().map(|e| quantize(*e, net::QUANT)).collect(),
+                entries: m.emb[..STAGE_WEIGHTS * dim]
+                    .iter()
+                    .map(|e| quantize(*e, net::QUANT))
+                    .collect(),
                 c: m.c.clone(),
                 v: m.v.clone(),
                 // One bias for every head: the trainer fits one (with the linear part).
@@ -520,7 +607,13 @@ fn assemble(dir: &std::path::Path, shipped: &Evaluator, records: &[oxello::eval:
     let lin = Evaluator::from_weights(weights);
     // The layer folded for the engine (net.bin version 3), which loads with a copy; the
     // stage-N.net files keep it as trained.
-    let folded = Evaluator::fold_net_file(&net::encode(&raws), "the assembled layer").map_err(|e| e.to_string())?;
+    let mut folded = Evaluator::fold_net_file(&net::encode(&raws), "the assembled layer").map_err(|e| e.to_string())?;
+    // `BASE_NET=FILE`: the stages with no `stage-N.net` keep that file's layer (a retrained
+    // stage put into the shipped layer) instead of reading none.
+    if let Ok(base) = std::env::var("BASE_NET") {
+        let bytes = std::fs::read(&base).map_err(|e| format!("{base}: {e}"))?;
+        folded = Evaluator::merge_net_files((&bytes, &base), (&folded, "the assembled layer")).map_err(|e| e.to_string())?;
+    }
     for (name, bytes) in [("eval.bin", lin.encode()), ("net.bin", folded)] {
         let path = dir.join(name);
         std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -531,10 +624,11 @@ fn assemble(dir: &std::path::Path, shipped: &Evaluator, records: &[oxello::eval:
         dir.display(),
         raws.iter().map(|r| r.stage).collect::<Vec<_>>()
     );
-    println!("| stage | held out | shipped | linear part | with the layer |");
-    println!("|---|---|---|---|---|");
+    let shipped_layer = Evaluator::embedded_with_layer().map_err(|e| e.to_string())?;
+    println!("| stage | held out | shipped linear | shipped with its layer | linear part | with the layer |");
+    println!("|---|---|---|---|---|---|");
     for st in 0..STAGES {
-        let (mut n, mut a, mut b, mut c) = (0usize, 0f64, 0f64, 0f64);
+        let (mut n, mut a, mut b, mut c, mut d) = (0usize, 0f64, 0f64, 0f64, 0f64);
         for r in records
             .iter()
             .filter(|r| r.game % 10 == 9 && eval::stage(r.board.empty_count()) == st)
@@ -542,11 +636,19 @@ fn assemble(dir: &std::path::Path, shipped: &Evaluator, records: &[oxello::eval:
             let t = f64::from(r.score);
             n += 1;
             a += (f64::from(shipped.evaluate_fine(&r.board)) / 256.0 - t).abs();
+            d += (f64::from(shipped_layer.evaluate_fine(&r.board)) / 256.0 - t).abs();
             b += (f64::from(lin.evaluate_fine(&r.board)) / 256.0 - t).abs();
             c += (f64::from(new.evaluate_fine(&r.board)) / 256.0 - t).abs();
         }
         let n = n.max(1) as f64;
-        println!("| {st} | {} | {:.3} | {:.3} | {:.3} |", n as usize, a / n, b / n, c / n);
+        println!(
+            "| {st} | {} | {:.3} | {:.3} | {:.3} | {:.3} |",
+            n as usize,
+            a / n,
+            d / n,
+            b / n,
+            c / n
+        );
     }
     Ok(())
 }

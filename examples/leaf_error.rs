@@ -9,7 +9,9 @@
 //!
 //! `cargo run --release --features leaf-sample --example leaf_error -- DIR [OUT]`
 //!
-//! `LEAF_ROOTS` roots (default 200) at `LEAF_ROOT_MIN`-`LEAF_ROOT_MAX` empties (30-38), one leaf
+//! `LEAF_DEPTH=D` searches to a fixed depth at `LEAF_SEL` % (73) instead; `LEAF_TRAIN_ROOTS=1`
+//! takes the roots from the training games (for a training dataset). `LEAF_LAYER=1` searches and judges with the shipped layer as well (the linear weights alone
+//! by default). `LEAF_ROOTS` roots (default 200) at `LEAF_ROOT_MIN`-`LEAF_ROOT_MAX` empties (30-38), one leaf
 //! in `LEAF_EVERY` (2000) kept, at most `LEAF_PER_ROOT` (20) a root. With OUT the labelled leaves
 //! are written as a training dataset (`exact` and `search` records, one `# game` a root).
 
@@ -99,10 +101,24 @@ fn main() -> Result<(), String> {
     let deep_max = setting("LEAF_DEEP_MAX", 0);
 
     let level = Levels::embedded().map_err(|e| e.to_string())?.get(setting("LEAF_LEVEL", 17));
-    let eval = Evaluator::embedded().map_err(|e| e.to_string())?;
+    // `LEAF_LAYER=1`: search and judge with the shipped layer too (what levels 17 and 20, the
+    // clock and `oxello accuracy` read), not the linear weights alone.
+    let eval = if setting("LEAF_LAYER", 0) != 0 {
+        Evaluator::embedded_with_layer()
+    } else {
+        Evaluator::embedded()
+    }
+    .map_err(|e| e.to_string())?;
     let corpus = Corpus::load(&[std::path::PathBuf::from(&dir)]).map_err(|e| e.to_string())?;
     let records = corpus.records(LabelPolicy::DeepFrom(21), 1.0);
-    let held_out: Vec<_> = records.iter().filter(|r| r.game % 10 == 9).collect();
+    // `LEAF_TRAIN_ROOTS=1`: roots (and the corpus's own figures) from the training games
+    // instead of the held-out ones, for a training dataset of leaves (OUT).
+    let want = if setting("LEAF_TRAIN_ROOTS", 0) != 0 {
+        |g: u64| g % 10 != 9
+    } else {
+        |g: u64| g % 10 == 9
+    };
+    let held_out: Vec<_> = records.iter().filter(|r| want(r.game)).collect();
 
     // The corpus's own labelled positions (exact or deep), line and siblings.
     let (mut line, mut sib) = ([Cell::default(); BANDS.len()], [Cell::default(); BANDS.len()]);
@@ -131,12 +147,20 @@ fn main() -> Result<(), String> {
     let mut histogram = [0usize; 10];
     for (k, root) in candidates.iter().step_by(step).take(roots).enumerate() {
         let empties = root.empty_count();
-        let req = SearchRequest {
-            pruning: Pruning::from_percent(level.selectivity_at(empties)),
-            exact_empties: level.exact_empties,
-            wld_empties: level.wld_empties,
-            probable_empties: level.probable_empties,
-            ..SearchRequest::fixed_depth(*root, level.depth_at(empties))
+        // `LEAF_DEPTH=D` (with `LEAF_SEL=S`, default 73): a fixed-depth search at S % as
+        // `oxello accuracy` does, instead of the level's.
+        let req = match setting("LEAF_DEPTH", 0) {
+            0 => SearchRequest {
+                pruning: Pruning::from_percent(level.selectivity_at(empties)),
+                exact_empties: level.exact_empties,
+                wld_empties: level.wld_empties,
+                probable_empties: level.probable_empties,
+                ..SearchRequest::fixed_depth(*root, level.depth_at(empties))
+            },
+            d => SearchRequest {
+                pruning: Pruning::from_percent(setting("LEAF_SEL", 73)),
+                ..SearchRequest::fixed_depth(*root, d)
+            },
         };
         searcher.clear();
         leaf_sample::start(every, 0x5EED ^ (k as u64).wrapping_mul(0x9E37_79B9));

@@ -294,6 +294,21 @@ impl Evaluator {
         Ok(layer.encode(net::layout_fingerprint(folding, fold_edge_table)))
     }
 
+    /// The layer of `over` where it has a stage, `base`'s elsewhere, as one folded file: a
+    /// retrained stage put into the shipped layer (`examples/embed_net.rs`, `BASE_NET`). Both
+    /// files must hold layers of one shape (units, heads, second layer).
+    pub fn merge_net_files(base: (&[u8], &str), over: (&[u8], &str)) -> Result<Vec<u8>, EvalError> {
+        let folding = fold::Folding::shared();
+        let mut layer = net::Net::load(base.0, base.1, folding, fold_edge_table)?;
+        let top = net::Net::load(over.0, over.1, folding, fold_edge_table)?;
+        for (s, t) in layer.stages.iter_mut().zip(top.stages) {
+            if t.is_some() {
+                *s = t;
+            }
+        }
+        Ok(layer.encode(net::layout_fingerprint(folding, fold_edge_table)))
+    }
+
     pub fn load(path: &std::path::Path) -> Result<Evaluator, EvalError> {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|e| EvalError {
