@@ -293,12 +293,46 @@ fn select(list: &mut [(i32, u8, u64)], i: usize) {
     list.swap(i, best);
 }
 
-/// An ordering key made unique by the square: among equal keys the lower square first, the
-/// order a stable sort of the squares in ascending order gave.
+/// An ordering key made unique by the square: among equal keys the square earlier in Edax's
+/// presorted order first (corners, ..., X-squares last; it was the lower square first):
+/// hard-20 quarter 177.0 M -> 175.6 M nodes, FFO #40-#49 341.2 M -> 331.3 M and 0.965x the
+/// time (paired), at the cost of a table lookup.
 #[inline(always)]
 fn unique_key(key: i32, sq: usize) -> i32 {
-    key.saturating_mul(64).saturating_add(63 - sq as i32)
+    key.saturating_mul(64).saturating_add(SQUARE_RANK[sq] as i32)
 }
+
+/// Edax's presorted order of the squares: corners, the centre's ring, the edges, the second
+/// ring, C-squares, X-squares.
+const PRESORTED: [usize; 64] = {
+    const fn sq(name: &[u8; 2]) -> usize {
+        (name[0] - b'a') as usize + 8 * (name[1] - b'1') as usize
+    }
+    let names: [&[u8; 2]; 64] = [
+        b"a1", b"a8", b"h1", b"h8", b"c4", b"c5", b"d3", b"d6", b"e3", b"e6", b"f4", b"f5", b"c3", b"c6", b"f3", b"f6", b"a3",
+        b"a6", b"c1", b"c8", b"f1", b"f8", b"h3", b"h6", b"a4", b"a5", b"d1", b"d8", b"e1", b"e8", b"h4", b"h5", b"b4", b"b5",
+        b"d2", b"d7", b"e2", b"e7", b"g4", b"g5", b"b3", b"b6", b"c2", b"c7", b"f2", b"f7", b"g3", b"g6", b"a2", b"a7", b"b1",
+        b"b8", b"g1", b"g8", b"h2", b"h7", b"b2", b"b7", b"g2", b"g7", b"d4", b"d5", b"e4", b"e5",
+    ];
+    let mut t = [0usize; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = sq(names[i]);
+        i += 1;
+    }
+    t
+};
+
+/// Tie-break of equal ordering keys: the earlier a square in `PRESORTED`, the higher.
+static SQUARE_RANK: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[PRESORTED[i]] = 63 - i as u8;
+        i += 1;
+    }
+    t
+};
 /// Fastest-first key weights, against 1024 an opponent reply (a corner reply counts twice):
 /// each empty square next to the mover's discs (the opponent's potential mobility); a move
 /// into a quadrant of odd parity; each of the mover's discs stable at a corner after the
@@ -1319,6 +1353,17 @@ pub struct SolveParams<'a> {
 mod tests {
     use super::*;
     use crate::board::notation::parse_position;
+
+    #[test]
+    fn square_ranks_are_a_permutation() {
+        // Unique keys need every square's tie-break to differ.
+        let mut seen = 0u64;
+        for &r in SQUARE_RANK.iter() {
+            seen |= 1u64 << r;
+        }
+        assert_eq!(seen, u64::MAX);
+        assert!(SQUARE_RANK[0] > SQUARE_RANK[9], "a1 before b2");
+    }
 
     #[test]
     fn quadrant_bit_names_the_quadrant_that_holds_the_square() {
