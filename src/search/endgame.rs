@@ -278,10 +278,14 @@ fn corner_stability(me: u64) -> u32 {
 /// goes (a cut after the first moves leaves the rest unsorted).
 type MoveList = Stack<(i32, u8, u64), 64>;
 
-/// Swaps the best move of `list[i..]` into place `i`. The keys are unique (`unique_key`), so
-/// the order the moves are picked in does not depend on how earlier swaps left the rest.
+/// Swaps the best move of `list[i..]` into place `i` and returns it. The keys are unique
+/// (`unique_key`), so the order the moves are picked in does not depend on how earlier swaps
+/// left the rest. Returned from the registers it was swapped through: read back from the list
+/// right after the swap's 16-byte write, its flips (an 8-byte read inside that write) waited
+/// on the store (7 % of `nws_moves`' samples on that read): hard-20 quarter 5.25 -> 5.10 s,
+/// FFO #40-#49 11.07 -> 10.89 s (paired, the same nodes).
 #[inline(always)]
-fn select(list: &mut [(i32, u8, u64)], i: usize) {
+fn select(list: &mut [(i32, u8, u64)], i: usize) -> (i32, u8, u64) {
     // The best key kept in a register and both updates made conditional moves: a branch on
     // each comparison was mispredicted at every new maximum.
     let (mut best, mut key) = (i, list[i].0);
@@ -290,7 +294,10 @@ fn select(list: &mut [(i32, u8, u64)], i: usize) {
         best = if better { j } else { best };
         key = if better { m.0 } else { key };
     }
-    list.swap(i, best);
+    let item = list[best];
+    list[best] = list[i];
+    list[i] = item;
+    item
 }
 
 /// An ordering key made unique by the square: among equal keys the square earlier in Edax's
@@ -993,10 +1000,7 @@ macro_rules! endgame_impl {
                         continue;
                     }
                     // Pass 0 picks every place in order; pass 1 revisits places it filled.
-                    if pass == 0 {
-                        select(list.as_mut_slice(), i);
-                    }
-                    let (_, sq, f) = list.as_slice()[i];
+                    let (_, sq, f) = if pass == 0 { select(list.as_mut_slice(), i) } else { list.as_slice()[i] };
                     let sq = sq as usize;
                     let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
                     if pass == 0 && i != eldest && busy.is_some_and(|t| t.is_busy(BusyTable::key(&Board::new(np, no)))) {
@@ -1068,8 +1072,7 @@ macro_rules! endgame_impl {
             let mut best_move = None;
             let mut child = Vec::new();
             for i in 0..list.as_slice().len() {
-                select(list.as_mut_slice(), i);
-                let (_, sq, f) = list.as_slice()[i];
+                let (_, sq, f) = select(list.as_mut_slice(), i);
                 let sq = sq as usize;
                 let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
                 let mut s;
