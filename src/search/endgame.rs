@@ -809,20 +809,21 @@ macro_rules! endgame_impl {
             // Children in batches of four: their replies come from one (vectorised) call.
             let mut rest = moves;
             while rest != 0 {
-                // Filled at constant places (the loop unrolls), so the four children stay in
-                // registers on their way into one vector: written one by one into memory and
-                // read back as a vector, they waited on a failed store forwarding. A place
-                // left empty holds the parent itself, whose replies are not read.
-                let (mut sqs, mut fs, mut placed) = ([0usize; 4], [0u64; 4], [0u64; 4]);
-                let mut k = 0;
-                for i in 0..4 {
-                    if rest == 0 {
-                        break;
-                    }
-                    let sq = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    (sqs[i], fs[i], placed[i], k) = (sq, $flips(p, o, sq), 1u64 << sq, i + 1);
-                }
+                // Four places filled without a branch, so the four children stay in registers
+                // on their way into one vector: filled under a loop's exits they went through
+                // memory, and the vector read of the four scalar writes waited on a failed
+                // store forwarding (9 % of this function's samples). A place past the moves
+                // holds square 0's (junk) child, whose replies are not read.
+                let lowest = |x: u64| x & x.wrapping_neg();
+                let b0 = lowest(rest);
+                let b1 = lowest(rest ^ b0);
+                let b2 = lowest(rest ^ b0 ^ b1);
+                let b3 = lowest(rest ^ b0 ^ b1 ^ b2);
+                let placed = [b0, b1, b2, b3];
+                rest ^= b0 | b1 | b2 | b3;
+                let k = placed.iter().filter(|&&b| b != 0).count();
+                let sqs = placed.map(|b| b.trailing_zeros() as usize & 63);
+                let fs = [$flips(p, o, sqs[0]), $flips(p, o, sqs[1]), $flips(p, o, sqs[2]), $flips(p, o, sqs[3])];
                 let cp = [o ^ fs[0], o ^ fs[1], o ^ fs[2], o ^ fs[3]];
                 let co = [p ^ fs[0] ^ placed[0], p ^ fs[1] ^ placed[1], p ^ fs[2] ^ placed[2], p ^ fs[3] ^ placed[3]];
                 let replies = $moves4(&cp, &co);
