@@ -387,6 +387,12 @@ const C_SQUARES: u64 = 0x4281_0000_0000_8142;
 /// took 1.08x the time on the quarter.
 const SHALLOW_TIER_MIN: u32 = 4;
 const SHALLOW_TIERS: [u64; 3] = [!(X_SQUARES | C_SQUARES), C_SQUARES, X_SQUARES];
+/// The evaluation searches (ProbCut's checks, the ordering searches) try corners first, then
+/// the other squares, C-squares and X-squares last (they took the squares in order): a cut
+/// comes sooner. Hard-20 quarter: 19 % fewer evaluated leaves in ProbCut's checks (6.03 M ->
+/// 4.87 M), the same nodes, 5.18 -> 5.05 s (5 pairs); FFO #40-#49 12 % fewer leaves, time the
+/// same (10.88 / 10.86 s, 4 pairs). A check's verdict does not depend on the order.
+const EVAL_AB_TIERS: [u64; 4] = [CORNERS, !(CORNERS | X_SQUARES | C_SQUARES), C_SQUARES, X_SQUARES];
 /// Where each tier starts in a packed word (see `nws_shallow_moves`).
 const TIER_SHIFT: [u32; 3] = [
     0,
@@ -677,21 +683,24 @@ macro_rules! endgame_impl {
             let d = Deltas::get();
             let mut alpha = alpha;
             let mut best = -1000;
-            for sq in Squares(m) {
-                let fl = $flips(p, o, sq);
-                let (cp, co) = (o ^ fl, p ^ fl ^ (1u64 << sq));
-                // A leaf needs only the side to move's view of its indices.
-                let s = if depth == 1 {
-                    -eval_leaf(e, cp, co, &f.play_me(d, sq, fl), -beta, -alpha)
-                } else {
-                    -eval_ab_features(e, cp, co, &f.play(d, sq, fl), -beta, -alpha, depth - 1)
-                };
-                if s > best {
-                    best = s;
-                    if s > alpha {
-                        alpha = s;
-                        if s >= beta {
-                            break;
+            // Corners first, X-squares last (`EVAL_AB_TIERS`): a cut comes sooner.
+            'tiers: for tier in EVAL_AB_TIERS {
+                for sq in Squares(m & tier) {
+                    let fl = $flips(p, o, sq);
+                    let (cp, co) = (o ^ fl, p ^ fl ^ (1u64 << sq));
+                    // A leaf needs only the side to move's view of its indices.
+                    let s = if depth == 1 {
+                        -eval_leaf(e, cp, co, &f.play_me(d, sq, fl), -beta, -alpha)
+                    } else {
+                        -eval_ab_features(e, cp, co, &f.play(d, sq, fl), -beta, -alpha, depth - 1)
+                    };
+                    if s > best {
+                        best = s;
+                        if s > alpha {
+                            alpha = s;
+                            if s >= beta {
+                                break 'tiers;
+                            }
                         }
                     }
                 }
