@@ -284,6 +284,9 @@ type MoveList = Stack<(i32, u8, u64), 64>;
 /// right after the swap's 16-byte write, its flips (an 8-byte read inside that write) waited
 /// on the store (7 % of `nws_moves`' samples on that read): hard-20 quarter 5.25 -> 5.10 s,
 /// FFO #40-#49 11.07 -> 10.89 s (paired, the same nodes).
+// The swap written out (not `slice::swap`): the picked entry stays in the registers it was
+// read into and is returned from there.
+#[allow(clippy::manual_swap)]
 #[inline(always)]
 fn select(list: &mut [(i32, u8, u64)], i: usize) -> (i32, u8, u64) {
     // The best key kept in a register and both updates made conditional moves: a branch on
@@ -1591,29 +1594,43 @@ mod tests {
     /// window (the layer is lazy), in both compiled copies, with and without a layer.
     #[test]
     fn ordering_searches_see_the_values_leaves_have_from_scratch() {
-        fn reference(e: &dyn OrderingEval, b: Board, alpha: i32, beta: i32, depth: u32) -> i32 {
+        // The evaluation searches' own order (a sibling's refutation, then `EVAL_AB_TIERS`),
+        // so that their fail-soft values outside the window match too; every leaf from scratch.
+        fn reference(e: &dyn OrderingEval, b: Board, alpha: i32, beta: i32, depth: u32, killer: u64) -> (i32, u64) {
             let m = b.moves();
             if depth == 0 {
-                return e.evaluate_with_moves_within(&b, m, alpha, beta);
+                return (e.evaluate_with_moves_within(&b, m, alpha, beta), 0);
             }
             if m == 0 {
                 if b.pass().moves() == 0 {
-                    return b.final_score();
+                    return (b.final_score(), 0);
                 }
-                return -reference(e, b.pass(), -beta, -alpha, depth - 1);
+                return (-reference(e, b.pass(), -beta, -alpha, depth - 1, 0).0, 0);
             }
-            let (mut alpha, mut best) = (alpha, -1000);
-            for sq in Squares(m) {
-                let s = -reference(e, b.play(sq).expect("a legal move"), -beta, -alpha, depth - 1);
-                if s > best {
-                    best = s;
-                    alpha = alpha.max(s);
-                    if s >= beta {
-                        break;
+            let (mut alpha, mut best, mut best_move, mut child_killer) = (alpha, -1000, 0, 0);
+            let k = killer & m;
+            let rest = m ^ k;
+            'tiers: for moves in [
+                k,
+                rest & EVAL_AB_TIERS[0],
+                rest & EVAL_AB_TIERS[1],
+                rest & EVAL_AB_TIERS[2],
+                rest & EVAL_AB_TIERS[3],
+            ] {
+                for sq in Squares(moves) {
+                    let (v, refutation) = reference(e, b.play(sq).expect("a legal move"), -beta, -alpha, depth - 1, child_killer);
+                    child_killer = refutation;
+                    let s = -v;
+                    if s > best {
+                        (best, best_move) = (s, 1u64 << sq);
+                        alpha = alpha.max(s);
+                        if s >= beta {
+                            break 'tiers;
+                        }
                     }
                 }
             }
-            best
+            (best, best_move)
         }
         let plain = crate::eval::Evaluator::embedded().expect("embedded weights");
         let layered = plain.clone().with_net(&crate::eval::net::random_layers(16));
@@ -1622,7 +1639,7 @@ mod tests {
         for game in 0..40 {
             let b = crate::board::random_game(&mut seed, 8 + game % 38);
             for e in [&plain as &dyn OrderingEval, &layered] {
-                let v = reference(e, b, -1000, 1000, 1);
+                let v = reference(e, b, -1000, 1000, 1, 0).0;
                 for depth in 0..4 {
                     for (alpha, beta) in [
                         (-1000, 1000),
@@ -1632,7 +1649,7 @@ mod tests {
                         (v + 6, v + 7),
                         (v - 7, v - 6),
                     ] {
-                        let want = reference(e, b, alpha, beta, depth);
+                        let want = reference(e, b, alpha, beta, depth, 0).0;
                         // SAFETY: the portable copy needs no CPU feature.
                         assert_eq!(
                             unsafe { portable::eval_window(e, b, alpha, beta, depth) },
