@@ -34,6 +34,45 @@ fn full_lines(filled: u64) -> [u64; 4] {
     [h, v, !e9, !e7]
 }
 
+/// The discs of `p` on an edge joined to an owned corner along that edge by discs of `p`
+/// (each corner's run along both its edges), by occluded fills of 1, 2 and 4 squares.
+#[inline]
+fn corner_runs(p: u64) -> u64 {
+    const CORNERS: u64 = 0x8100_0000_0000_0081;
+    const FILES_AH: u64 = 0x8181_8181_8181_8181;
+    const RANKS_18: u64 = 0xFF00_0000_0000_00FF;
+    // Along the A and H files: north from A1 and H1, south from A8 and H8. Nothing wraps (a
+    // vertical shift leaves the board, not the file).
+    let c = p & CORNERS;
+    let (mut n, mut s) = (c & 0xFF, c & 0xFF00_0000_0000_0000);
+    let (mut pn, mut ps) = (p & FILES_AH, p & FILES_AH);
+    n |= pn & (n << 8);
+    pn &= pn << 8;
+    n |= pn & (n << 16);
+    pn &= pn << 16;
+    n |= pn & (n << 32);
+    s |= ps & (s >> 8);
+    ps &= ps >> 8;
+    s |= ps & (s >> 16);
+    ps &= ps >> 16;
+    s |= ps & (s >> 32);
+    // Along the first and last ranks: east from A1 and A8, west from H1 and H8. A square
+    // shifted past the rank's end lands on rank 2 or 7 (or off the board), outside the mask.
+    let (mut e, mut w) = (c & 0x0100_0000_0000_0001, c & 0x8000_0000_0000_0080);
+    let (mut pe, mut pw) = (p & RANKS_18, p & RANKS_18);
+    e |= pe & (e << 1);
+    pe &= pe << 1;
+    e |= pe & (e << 2);
+    pe &= pe << 2;
+    e |= pe & (e << 4);
+    w |= pw & (w >> 1);
+    pw &= pw >> 1;
+    w |= pw & (w >> 2);
+    pw &= pw >> 2;
+    w |= pw & (w >> 4);
+    n | s | e | w
+}
+
 /// Discs of `p` that can never be flipped, whatever `o` and `p` play later.
 /// A conservative subset: corners, discs chained to stable discs or edges on every axis,
 /// and discs on full lines.
@@ -45,7 +84,12 @@ pub fn stable_discs(p: u64, o: u64) -> u64 {
     const EDGE_1: u64 = 0xFF;
     const EDGE_8: u64 = 0xFF00_0000_0000_0000;
     let [h, v, d9, d7] = full_lines(p | o);
-    let mut stable = 0u64;
+    // The loop below adds a disc when a neighbour on each axis is already stable, one square a
+    // round: a run of discs along an edge from an owned corner took a round a disc (5 rounds a
+    // call on average). Those runs are stable (each disc's edge neighbour towards the corner
+    // is, and its other axes end at the edge), so they seed the loop: it reaches the same set.
+    // Hard-20 quarter 4.84 -> 4.81 s (4 pairs), `stable_discs` 4.6 -> 3.9 % of the samples.
+    let mut stable = corner_runs(p);
     loop {
         // A disc is safe on an axis if its line is full, or a neighbour on that axis is the
         // board's edge or a stable disc of the same colour.
@@ -109,6 +153,53 @@ mod tests {
         }
         assert_eq!(full_lines(!0), [!0; 4]);
         assert_eq!(full_lines(0), [0; 4]);
+    }
+
+    /// `stable_discs` as it was before the corner runs seeded its loop (from no disc).
+    fn stable_discs_unseeded(p: u64, o: u64) -> u64 {
+        const NOT_A: u64 = 0xFEFE_FEFE_FEFE_FEFE;
+        const NOT_H: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+        const EDGES: u64 = 0xFF81_8181_8181_81FF;
+        let [h, v, d9, d7] = full_lines(p | o);
+        let mut stable = 0u64;
+        loop {
+            let sh = h | 0x8181_8181_8181_8181 | ((stable << 1) & NOT_A) | ((stable >> 1) & NOT_H);
+            let sv = v | 0xFF00_0000_0000_00FF | (stable << 8) | (stable >> 8);
+            let s9 = d9 | EDGES | ((stable << 9) & NOT_A) | ((stable >> 9) & NOT_H);
+            let s7 = d7 | EDGES | ((stable << 7) & NOT_H) | ((stable >> 7) & NOT_A);
+            let next = p & sh & sv & s9 & s7;
+            if next == stable {
+                return stable;
+            }
+            stable = next;
+        }
+    }
+
+    /// The corner runs are stable discs the unseeded loop finds, so the seeded loop ends on
+    /// the same set: random boards, mostly full ones with owned corners.
+    #[test]
+    fn seeded_stability_equals_the_unseeded_loop() {
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for i in 0..200_000 {
+            let (a, b) = (rnd(), rnd());
+            // Few empties (an endgame's boards) in most, sparse boards in some.
+            let empty = if i % 8 == 0 { a & b } else { a & b & rnd() & rnd() };
+            let p = rnd() & !empty;
+            let o = !p & !empty;
+            assert!(corner_runs(p) & !stable_discs_unseeded(p, o) == 0, "{p:#x} {o:#x}");
+            assert_eq!(stable_discs(p, o), stable_discs_unseeded(p, o), "{p:#x} {o:#x}");
+        }
+        // Whole edges and lone corners.
+        for p in [0xFFu64, 0x0101_0101_0101_0101, 0x8000_0000_0000_0000, !0, 0x81] {
+            let o = !p & 0x00FF_FFFF_FFFF_FF00;
+            assert_eq!(stable_discs(p, o), stable_discs_unseeded(p, o), "{p:#x}");
+        }
     }
 
     #[test]
