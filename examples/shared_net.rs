@@ -185,6 +185,33 @@ fn main() -> Result<(), String> {
         if held { hold.push(rec) } else { train.push(rec) }
     }
     drop(records);
+    // `REPEAT=DIR:k`: that run's training records k times in all (a weight on one kind of data).
+    if let Ok(spec) = std::env::var("REPEAT") {
+        let (dir, k) = spec.rsplit_once(':').ok_or("REPEAT: DIR:k")?;
+        let k: usize = k.parse().map_err(|e| format!("REPEAT: {k:?}: {e}"))?;
+        let corpus = Corpus::load(&[PathBuf::from(dir)]).map_err(|e| e.to_string())?;
+        let extra = corpus.records(LabelPolicy::DeepFrom(21), 1.0);
+        let before = train.len();
+        for r in extra.iter().filter(|r| r.game % 10 != 9) {
+            let e = r.board.empty_count();
+            let slot = slot_of[eval::stage(e)];
+            if slot == u8::MAX {
+                continue;
+            }
+            let f = eval::features(&r.board, bmi2);
+            let l: f32 = f.iter().map(|&j| lin[slot as usize][j as usize]).sum();
+            let within = if per_empties { (e.min(59) % STAGE_WIDTH) as usize } else { 0 };
+            for _ in 1..k {
+                train.push(Rec {
+                    board: r.board,
+                    resid: f32::from(r.score) - l,
+                    head: (slot as usize * heads_a_slot + within) as u16,
+                    slot,
+                });
+            }
+        }
+        println!("REPEAT {dir}: {} more training records", train.len() - before);
+    }
     println!(
         "stages {stages:?}: {} train, {} held out ({:.0} s to load); SHARED {}, DIM {dim}, HEADS {}, {epochs} epochs, LR {lr0}, DECAY {decay}",
         train.len(),
