@@ -34,42 +34,37 @@ fn full_lines(filled: u64) -> [u64; 4] {
     [h, v, !e9, !e7]
 }
 
+/// `seed` grown through the squares of `prop` in one direction (`shift` squares a step, towards
+/// H8 when `left`): an occluded fill by doublings of 1, 2 and 4 steps, the seed included.
+#[inline(always)]
+fn occluded_fill(seed: u64, prop: u64, shift: u32, left: bool) -> u64 {
+    let sh = |x: u64, n: u32| if left { x << n } else { x >> n };
+    let (mut g, mut pr) = (seed, prop);
+    g |= pr & sh(g, shift);
+    pr &= sh(pr, shift);
+    g |= pr & sh(g, 2 * shift);
+    pr &= sh(pr, 2 * shift);
+    g | pr & sh(g, 4 * shift)
+}
+
 /// The discs of `p` on an edge joined to an owned corner along that edge by discs of `p`
-/// (each corner's run along both its edges), by occluded fills of 1, 2 and 4 squares.
+/// (each corner's run along both its edges).
 #[inline]
 fn corner_runs(p: u64) -> u64 {
     const CORNERS: u64 = 0x8100_0000_0000_0081;
     const FILES_AH: u64 = 0x8181_8181_8181_8181;
     const RANKS_18: u64 = 0xFF00_0000_0000_00FF;
+    let c = p & CORNERS;
     // Along the A and H files: north from A1 and H1, south from A8 and H8. Nothing wraps (a
     // vertical shift leaves the board, not the file).
-    let c = p & CORNERS;
-    let (mut n, mut s) = (c & 0xFF, c & 0xFF00_0000_0000_0000);
-    let (mut pn, mut ps) = (p & FILES_AH, p & FILES_AH);
-    n |= pn & (n << 8);
-    pn &= pn << 8;
-    n |= pn & (n << 16);
-    pn &= pn << 16;
-    n |= pn & (n << 32);
-    s |= ps & (s >> 8);
-    ps &= ps >> 8;
-    s |= ps & (s >> 16);
-    ps &= ps >> 16;
-    s |= ps & (s >> 32);
+    let files = p & FILES_AH;
+    let n = occluded_fill(c & 0xFF, files, 8, true);
+    let s = occluded_fill(c & 0xFF00_0000_0000_0000, files, 8, false);
     // Along the first and last ranks: east from A1 and A8, west from H1 and H8. A square
     // shifted past the rank's end lands on rank 2 or 7 (or off the board), outside the mask.
-    let (mut e, mut w) = (c & 0x0100_0000_0000_0001, c & 0x8000_0000_0000_0080);
-    let (mut pe, mut pw) = (p & RANKS_18, p & RANKS_18);
-    e |= pe & (e << 1);
-    pe &= pe << 1;
-    e |= pe & (e << 2);
-    pe &= pe << 2;
-    e |= pe & (e << 4);
-    w |= pw & (w >> 1);
-    pw &= pw >> 1;
-    w |= pw & (w >> 2);
-    pw &= pw >> 2;
-    w |= pw & (w >> 4);
+    let ranks = p & RANKS_18;
+    let e = occluded_fill(c & 0x0100_0000_0000_0001, ranks, 1, true);
+    let w = occluded_fill(c & 0x8000_0000_0000_0080, ranks, 1, false);
     n | s | e | w
 }
 
