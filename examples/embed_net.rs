@@ -46,7 +46,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 mod common;
-use common::setting;
+use common::{quantize, setting, uniform, write_stage};
 
 struct Set {
     /// `TERMS` feature indices a record, flat.
@@ -197,10 +197,6 @@ fn extra_terms(b: &oxello::board::Board, out: &mut Vec<u32>) {
             .fold(0u32, |m, (k, q)| m | ((empty & q).count_ones() & 1) << k);
         out.push(base + 130 + mask);
     }
-}
-
-fn uniform(seed: &mut SplitMix) -> f32 {
-    (seed.next_u64() >> 40) as f32 / (1u64 << 23) as f32 - 1.0
 }
 
 // The gradient loops index several arrays by the same unit: clearer as index loops.
@@ -531,11 +527,6 @@ fn main() -> Result<(), String> {
         );
         if let Some(dir) = &out {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            // The extra rows (`STABLE`, `QPAR`) are never written (`OUT` refuses them).
-            let lin: Vec<u8> = m.lin[..STAGE_WEIGHTS]
-                .iter()
-                .flat_map(|w| quantize(*w, eval::SCALE as f32).to_le_bytes())
-                .collect();
             let raw = RawStage {
                 stage: st,
                 entries: m.emb[..STAGE_WEIGHTS * dim]
@@ -551,21 +542,11 @@ fn main() -> Result<(), String> {
                 b2: m.b2.clone(),
                 u: m.u.clone(),
             };
-            for (name, bytes) in [
-                (format!("stage-{st}.lin"), lin),
-                (format!("stage-{st}.net"), net::encode(&[raw])),
-            ] {
-                let path = dir.join(name);
-                std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            }
+            // The extra rows (`STABLE`, `QPAR`) are never written (`OUT` refuses them).
+            write_stage(dir, &m.lin[..STAGE_WEIGHTS], raw)?;
         }
     }
     Ok(())
-}
-
-fn quantize(x: f32, scale: f32) -> i16 {
-    let max = f32::from(eval::weights::MAX_WEIGHT);
-    (x * scale).round().clamp(-max, max) as i16
 }
 
 /// `OUT/eval.bin` and `OUT/net.bin` from the shipped weights and `OUT/stage-N.*`, then the

@@ -34,11 +34,12 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 mod common;
-use common::setting;
+use common::{quantize, setting, uniform, write_stage};
 
 /// A record as the loop reads it: the board (features are recomputed each visit, which costs
 /// less than a tenth of a step and keeps 58 M records in 1.4 GB), the residual the layer must
 /// learn, and its output head.
+#[derive(Clone)]
 struct Rec {
     board: Board,
     resid: f32,
@@ -81,15 +82,6 @@ impl Model {
         }
         y
     }
-}
-
-fn uniform(seed: &mut SplitMix) -> f32 {
-    (seed.next_u64() >> 40) as f32 / (1u64 << 23) as f32 - 1.0
-}
-
-fn quantize(x: f32, scale: f32) -> i16 {
-    let max = f32::from(eval::weights::MAX_WEIGHT);
-    (x * scale).round().clamp(-max, max) as i16
 }
 
 /// Held-out MAE per slot: (layer, linear alone, count).
@@ -157,12 +149,25 @@ fn main() -> Result<(), String> {
         .filter(|r| r.game % 10 != 9 && slot_of[eval::stage(r.board.empty_count())] != u8::MAX)
         .count();
     let every = n_train.div_ceil(most.max(1)).max(1);
+    // A record of trained stage `slot` as the loop reads it.
+    let to_rec = |r: &oxello::eval::dataset::Record, slot: u8| {
+        let e = r.board.empty_count();
+        let l: f32 = eval::features(&r.board, bmi2)
+            .iter()
+            .map(|&j| lin[slot as usize][j as usize])
+            .sum();
+        let within = if per_empties { (e.min(59) % STAGE_WIDTH) as usize } else { 0 };
+        Rec {
+            board: r.board,
+            resid: f32::from(r.score) - l,
+            head: (slot as usize * heads_a_slot + within) as u16,
+            slot,
+        }
+    };
     let (mut train, mut hold) = (Vec::new(), Vec::new());
     let mut k = 0usize;
     for r in &records {
-        let e = r.board.empty_count();
-        let st = eval::stage(e);
-        let slot = slot_of[st];
+        let slot = slot_of[eval::stage(r.board.empty_count())];
         if slot == u8::MAX {
             continue;
         }
@@ -173,15 +178,7 @@ fn main() -> Result<(), String> {
                 continue;
             }
         }
-        let f = eval::features(&r.board, bmi2);
-        let l: f32 = f.iter().map(|&j| lin[slot as usize][j as usize]).sum();
-        let within = if per_empties { (e.min(59) % STAGE_WIDTH) as usize } else { 0 };
-        let rec = Rec {
-            board: r.board,
-            resid: f32::from(r.score) - l,
-            head: (slot as usize * heads_a_slot + within) as u16,
-            slot,
-        };
+        let rec = to_rec(r, slot);
         if held { hold.push(rec) } else { train.push(rec) }
     }
     drop(records);
@@ -193,21 +190,10 @@ fn main() -> Result<(), String> {
         let extra = corpus.records(LabelPolicy::DeepFrom(21), 1.0);
         let before = train.len();
         for r in extra.iter().filter(|r| r.game % 10 != 9) {
-            let e = r.board.empty_count();
-            let slot = slot_of[eval::stage(e)];
-            if slot == u8::MAX {
-                continue;
-            }
-            let f = eval::features(&r.board, bmi2);
-            let l: f32 = f.iter().map(|&j| lin[slot as usize][j as usize]).sum();
-            let within = if per_empties { (e.min(59) % STAGE_WIDTH) as usize } else { 0 };
-            for _ in 1..k {
-                train.push(Rec {
-                    board: r.board,
-                    resid: f32::from(r.score) - l,
-                    head: (slot as usize * heads_a_slot + within) as u16,
-                    slot,
-                });
+            let slot = slot_of[eval::stage(r.board.empty_count())];
+            if slot != u8::MAX {
+                let rec = to_rec(r, slot);
+                train.extend(std::iter::repeat_n(rec, k.saturating_sub(1)));
             }
         }
         println!("REPEAT {dir}: {} more training records", train.len() - before);
@@ -317,17 +303,7 @@ fn main() -> Result<(), String> {
                 b2: Vec::new(),
                 u: Vec::new(),
             };
-            let lin_bytes: Vec<u8> = lin[slot]
-                .iter()
-                .flat_map(|w| quantize(*w, eval::SCALE as f32).to_le_bytes())
-                .collect();
-            for (name, bytes) in [
-                (format!("stage-{st}.lin"), lin_bytes),
-                (format!("stage-{st}.net"), net::encode(&[raw])),
-            ] {
-                let path = dir.join(name);
-                std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            }
+            write_stage(dir, &lin[slot], raw)?;
         }
     }
     Ok(())

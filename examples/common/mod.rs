@@ -41,3 +41,35 @@ pub fn stages(default: &str) -> Result<Vec<usize>, String> {
     }
     Ok(stages)
 }
+
+/// Uniform in [-1, 1): the trainers' random starts.
+#[allow(dead_code)] // only the layer trainers draw starts
+pub fn uniform(seed: &mut oxello::rng::SplitMix) -> f32 {
+    (seed.next_u64() >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+}
+
+/// `x` in units of 1/`scale`, rounded and bounded as a stored weight is.
+#[allow(dead_code)] // only the layer trainers write weights
+pub fn quantize(x: f32, scale: f32) -> i16 {
+    let max = f32::from(oxello::eval::weights::MAX_WEIGHT);
+    (x * scale).round().clamp(-max, max) as i16
+}
+
+/// Writes one trained stage into `dir` as `embed_net`'s `ASSEMBLE` reads it: `stage-N.lin`, the
+/// linear weights `lin` (`STAGE_WEIGHTS` of them, in discs), and `stage-N.net`, the layer `raw`.
+#[allow(dead_code)] // only the layer trainers write stages
+pub fn write_stage(dir: &std::path::Path, lin: &[f32], raw: oxello::eval::net::RawStage) -> Result<(), String> {
+    let st = raw.stage;
+    let lin: Vec<u8> = lin
+        .iter()
+        .flat_map(|w| quantize(*w, oxello::eval::SCALE as f32).to_le_bytes())
+        .collect();
+    for (name, bytes) in [
+        (format!("stage-{st}.lin"), lin),
+        (format!("stage-{st}.net"), oxello::eval::net::encode(&[raw])),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
