@@ -36,8 +36,9 @@ pub struct MatchArgs {
     /// TI and move times); an engine that runs out loses. Default: no clock.
     #[arg(long, allow_negative_numbers = true)]
     time: Option<f64>,
-    /// Stop early by a sequential probability ratio test: ELO0,ELO1 (e.g. 0,10); the
-    /// log-likelihood ratio is shown after every game
+    /// Stop early by a sequential probability ratio test: ELO0,ELO1 (e.g. 0,10), over each
+    /// opening's pair of games (pentanomial; per game with --a-to-move); the log-likelihood
+    /// ratio is shown after every game
     #[arg(long)]
     sprt: Option<String>,
     /// The SPRT's false-positive rate

@@ -216,6 +216,10 @@ pub struct MatchResult {
     pub seconds: [f64; 2],
     /// With an SPRT: the last log-likelihood ratio and where the test stands.
     pub sprt: Option<(f64, Verdict)>,
+    /// Openings played both ways, by A's half-points over the two games (0 … 4).
+    pub pairs: [u32; 5],
+    /// Drawn games among those pairs.
+    pub pair_draws: u32,
 }
 
 impl MatchResult {
@@ -278,6 +282,8 @@ pub fn run(
         } else {
             &[true, false]
         };
+        // A's half-points and draws over this opening's games.
+        let (mut halves, mut drawn) = (0usize, 0u32);
         for &a_black in colours {
             let k = result.games() as usize;
             let (game, black_minus_white, forfeit) = match previous.get(k) {
@@ -316,6 +322,13 @@ pub fn run(
                 0 => result.draws += 1,
                 _ => result.losses += 1,
             }
+            halves += (d.signum() + 1) as usize;
+            drawn += u32::from(d == 0);
+            let pair_done = !opts.a_to_move && !a_black;
+            if pair_done {
+                result.pairs[halves] += 1;
+                result.pair_draws += drawn;
+            }
             result.discs += d as i64;
             for (ply, pos) in game.plies().iter().zip(game.positions()) {
                 let a_moved = (pos.to_move == Color::Black) == a_black;
@@ -324,10 +337,18 @@ pub fn run(
             if let Some(f) = &forfeit {
                 result.forfeits.push(format!("game {}: {f}", result.games()));
             }
-            result.sprt = opts.sprt.map(|t| {
-                let (w, d, l) = (result.wins, result.draws, result.losses);
-                (t.llr(w, d, l), t.verdict(w, d, l))
-            });
+            // Colour-swapped pairs are tested as pairs (the pentanomial model, `sprt.rs`): the
+            // LLR moves when an opening's second game ends. One game an opening: per game.
+            if let Some(t) = opts.sprt
+                && (opts.a_to_move || pair_done)
+            {
+                let llr = if opts.a_to_move {
+                    t.llr(result.wins, result.draws, result.losses)
+                } else {
+                    t.llr_pairs(&result.pairs, result.pair_draws)
+                };
+                result.sprt = Some((llr, t.decide(llr)));
+            }
             if opts.progress {
                 let (elo, _, _) = result.elo();
                 let llr = match (result.sprt, opts.sprt) {
