@@ -1087,7 +1087,8 @@ macro_rules! endgame_impl {
                     Store { depth: n, selectivity, alpha, beta: alpha + 1, score: best, best: best_move },
                 );
             } else if n >= ctx.cfg.ec_min && selectivity == EXACT {
-                // Below ProbCut's first empties even a selective pass is exact.
+                // The cache holds exact results only (below ProbCut's first empties every
+                // result of a selective pass is).
                 ctx.ec.store(p, o, alpha, best, best_move.unwrap_or(64));
             }
             best
@@ -1751,6 +1752,32 @@ mod tests {
             assert_eq!(r.score, expected, "{b:?}");
             let w = selective.solve(&b, SolveMode::Wld, Some(&Corners), &stop);
             assert_eq!(w.score, expected.signum(), "{b:?}");
+        }
+    }
+
+    /// The selective passes store the nodes they searched without pruning as exact
+    /// (`Ctx::pruned`), and the exact pass cuts with them: with an evaluation that misleads
+    /// ProbCut (corners counted for the wrong side), most of the passes' results are wrong,
+    /// and none of them may reach the exact pass as exact.
+    #[test]
+    fn misleading_selective_passes_leave_the_solve_exact() {
+        struct AntiCorners;
+        impl OrderingEval for AntiCorners {
+            fn evaluate(&self, b: &Board) -> i32 {
+                let c = 0x8100_0000_0000_0081u64;
+                8 * ((b.opponent & c).count_ones() as i32 - (b.player & c).count_ones() as i32)
+            }
+        }
+        let stop = AtomicBool::new(false);
+        let mut seed = 777u64;
+        for game in 0..24 {
+            let b = crate::board::random_game(&mut seed, 14 + game % 4);
+            let expected = Solver::new(8).solve(&b, SolveMode::Exact, None, &stop).score;
+            let mut selective = Solver::new(8);
+            selective.config.selective_root_min = 14;
+            selective.config.probcut_min = 10;
+            let r = selective.solve(&b, SolveMode::Exact, Some(&AntiCorners), &stop);
+            assert_eq!(r.score, expected, "{b:?}");
         }
     }
 
