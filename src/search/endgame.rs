@@ -1740,18 +1740,26 @@ mod tests {
                 4 * ((b.player & c).count_ones() as i32 - (b.opponent & c).count_ones() as i32)
             }
         }
+        assert_selective_passes_exact(&Corners, 4242, 12, 3, true);
+    }
+
+    /// Solves `games` random positions of 14 to 13 + `spread` empties with selective passes
+    /// from 14 empties, ProbCut from 10, ordered by `eval`: each exact score (and, with `wld`,
+    /// each WLD result) must be the plain solve's.
+    fn assert_selective_passes_exact(eval: &dyn OrderingEval, mut seed: u64, games: u32, spread: u32, wld: bool) {
         let stop = AtomicBool::new(false);
-        let mut seed = 4242u64;
-        for game in 0..12 {
-            let b = crate::board::random_game(&mut seed, 14 + game % 3);
+        for game in 0..games {
+            let b = crate::board::random_game(&mut seed, 14 + game % spread);
             let expected = Solver::new(8).solve(&b, SolveMode::Exact, None, &stop).score;
             let mut selective = Solver::new(8);
             selective.config.selective_root_min = 14;
             selective.config.probcut_min = 10;
-            let r = selective.solve(&b, SolveMode::Exact, Some(&Corners), &stop);
+            let r = selective.solve(&b, SolveMode::Exact, Some(eval), &stop);
             assert_eq!(r.score, expected, "{b:?}");
-            let w = selective.solve(&b, SolveMode::Wld, Some(&Corners), &stop);
-            assert_eq!(w.score, expected.signum(), "{b:?}");
+            if wld {
+                let w = selective.solve(&b, SolveMode::Wld, Some(eval), &stop);
+                assert_eq!(w.score, expected.signum(), "{b:?}");
+            }
         }
     }
 
@@ -1768,17 +1776,7 @@ mod tests {
                 8 * ((b.opponent & c).count_ones() as i32 - (b.player & c).count_ones() as i32)
             }
         }
-        let stop = AtomicBool::new(false);
-        let mut seed = 777u64;
-        for game in 0..24 {
-            let b = crate::board::random_game(&mut seed, 14 + game % 4);
-            let expected = Solver::new(8).solve(&b, SolveMode::Exact, None, &stop).score;
-            let mut selective = Solver::new(8);
-            selective.config.selective_root_min = 14;
-            selective.config.probcut_min = 10;
-            let r = selective.solve(&b, SolveMode::Exact, Some(&AntiCorners), &stop);
-            assert_eq!(r.score, expected, "{b:?}");
-        }
+        assert_selective_passes_exact(&AntiCorners, 777, 24, 4, false);
     }
 
     #[test]
